@@ -1,0 +1,1 @@
+"""task.toml: loading, validation with source positions, and the frozen task model."""
