@@ -214,6 +214,17 @@ def workspace(
     typer.echo(f"workspace ready: {display_path(made)}")
 
 
+def _register_packages() -> None:
+    from sdk.check.cli import register as register_check
+    from sdk.run.cli import register as register_run
+
+    register_check(app)
+    register_run(app)
+
+
+_register_packages()
+
+
 def main() -> None:
     """Entry point of the ``benchsmith`` console script."""
     try:

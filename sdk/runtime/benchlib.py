@@ -1101,8 +1101,27 @@ def expect(condition: object, message: str) -> None:
 
 
 def expect_equal(actual: Any, expected: Any, what: str) -> None:
-    """Assert ``actual == expected``; the failure note shows both, shortened."""
-    expect(actual == expected, f"{what}: expected {_short(expected)}, got {_short(actual)}")
+    """Assert ``actual == expected``; the note points at the first difference."""
+    expect(actual == expected, f"{what}: {difference(actual, expected)}")
+
+
+def difference(actual: Any, expected: Any) -> str:
+    """Describe the first difference between two values (dicts and lists are walked)."""
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        for key in sorted(set(expected) | set(actual), key=str):
+            if key not in actual:
+                return f"missing {key!r} (expected {_short(expected[key])})"
+            if key not in expected:
+                return f"unexpected {key!r} = {_short(actual[key])}"
+            if actual[key] != expected[key]:
+                return f"at {key!r}: " + difference(actual[key], expected[key])
+    if isinstance(actual, list) and isinstance(expected, list):
+        for index, (left, right) in enumerate(zip(actual, expected, strict=False)):
+            if left != right:
+                return f"at [{index}]: " + difference(left, right)
+        if len(actual) != len(expected):
+            return f"expected {len(expected)} items, got {len(actual)}"
+    return f"expected {_short(expected)}, got {_short(actual)}"
 
 
 def as_decimal(value: Any) -> decimal.Decimal | None:

@@ -1,0 +1,1 @@
+"""The validation battery: controls, witnesses, determinism, isolation, hostile candidates."""

@@ -1,0 +1,1 @@
+"""The runner: agent adapters, run records and harness comparison reports."""
