@@ -8,6 +8,7 @@ the corpus index. Nothing is left behind on failure.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -22,6 +23,9 @@ from sdk.errors import UsageError
 from sdk.spec.load import read_task
 from sdk.spec.model import PRESSURE
 from sdk.spec.toml_text import toml_string
+
+SLUG_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+MAX_ID = 99
 
 
 def _stages_toml(pressure: str) -> str:
@@ -61,6 +65,10 @@ def new_task(slug: str, task_id: int, pressure: str, parent: Path, title: str = 
         UsageError: When the folder or the id already exists, or an argument is invalid.
         TaskSpecError: When the arguments make an invalid task.toml (nothing is written).
     """
+    if not SLUG_PATTERN.match(slug):
+        raise UsageError(f"slug {slug!r} must be lower-case words joined by hyphens")
+    if not 1 <= task_id <= MAX_ID:
+        raise UsageError(f"task id must be between 1 and {MAX_ID}, not {task_id}")
     if pressure not in PRESSURE:
         raise UsageError(f"pressure must be one of {', '.join(PRESSURE)}, not {pressure!r}")
     dirname = f"{task_id:02d}-{slug}"

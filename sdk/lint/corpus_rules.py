@@ -17,7 +17,13 @@ from sdk.render import regions
 from sdk.spec.locate import locate_json
 from sdk.spec.validate import validate
 
-GENERATED_CODES = {"tasks.json": "BS502", "benchlib.py": "BS503"}
+GENERATED_CODES = {
+    "tasks.json": (
+        "BS502",
+        "tasks.json does not list the corpus's tasks as they are; run benchsmith build",
+    ),
+    "benchlib.py": ("BS503", "differs from sdk/runtime/benchlib.py; run benchsmith build"),
+}
 HAND_EDIT_MESSAGE = (
     "edited by hand since benchsmith generated it; a rebuild would refuse "
     "(and --force would discard the edits)"
@@ -62,7 +68,7 @@ def scenario_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
             continue
         positions = locate_json(text)
         for found in validate(document, "scenario", path=shown, positions=positions, code="BS103"):
-            code = "BS303" if "judge_command" in found.message else found.code
+            code = "BS303" if found.message.startswith("judge_command") else found.code
             yield Diagnostic(found.path, found.line, found.col, code, found.message)
 
 
@@ -81,8 +87,10 @@ def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
     except SdkError as exc:
         for found in exc.diagnostics:
             name = found.path.rsplit("/", 1)[-1]
-            code = GENERATED_CODES.get(name, found.code) if found.code == "BS501" else found.code
-            yield Diagnostic(found.path, found.line, found.col, code, found.message, found.severity)
+            code, message = found.code, found.message
+            if found.code == "BS501" and name in GENERATED_CODES:
+                code, message = GENERATED_CODES[name]
+            yield Diagnostic(found.path, found.line, found.col, code, message, found.severity)
 
 
 @corpus_rule(("BS504", "a generated file was edited by hand since it was generated"))

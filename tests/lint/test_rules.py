@@ -1,0 +1,171 @@
+"""Each lint rule fires, located, on a task crafted to break it (and not on the examples)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sdk.build import build
+from sdk.diagnostics import Diagnostic, Severity
+from sdk.lint import lint_paths
+from tests.conftest import EXAMPLES, MINIMAL_TASK
+
+
+def codes(found: list[Diagnostic], severity: Severity | None = Severity.ERROR) -> list[str]:
+    return sorted(d.code for d in found if severity is None or d.severity is severity)
+
+
+def built(make_task: Callable[..., Path], toml: str = MINIMAL_TASK, **kwargs: object) -> Path:
+    task = make_task(toml, **kwargs)
+    build([task])
+    return task
+
+
+def test_examples_have_no_findings() -> None:
+    assert lint_paths([EXAMPLES]) == []
+
+
+def test_minimal_task_has_only_warnings(make_task: Callable[..., Path]) -> None:
+    found = lint_paths([built(make_task)])
+    assert codes(found) == []
+    assert set(codes(found, None)) == {"BS901", "BS902"}
+
+
+def test_pressure_profile(make_task: Callable[..., Path]) -> None:
+    text = MINIMAL_TASK.replace('pressure = "N"', 'pressure = "M"\ntimeout_seconds = 600')
+    text += '\n[[stages]]\nid = "one"\ncompact_after = false\n'
+    found = lint_paths([built(make_task, text)])
+    assert codes(found) == ["BS201", "BS202", "BS203"]
+    by_code = {d.code: d for d in found}
+    assert (by_code["BS201"].line, by_code["BS201"].col) == (5, 1)
+    assert "1200" in by_code["BS201"].message
+
+
+def test_folder_name(make_task: Callable[..., Path]) -> None:
+    found = lint_paths([built(make_task, dirname="08-wrong-name")])
+    assert "BS105" in codes(found)
+
+
+def test_duplicate_ids(make_task: Callable[..., Path]) -> None:
+    first = built(make_task)
+    second = built(
+        make_task,
+        MINIMAL_TASK.replace('slug = "tiny-task"', 'slug = "other-task"'),
+        dirname="07-other-task",
+    )
+    found = lint_paths([first.parent])
+    assert codes(found).count("BS106") == 2
+    assert second.exists()
+
+
+def test_referenced_inputs(make_task: Callable[..., Path]) -> None:
+    text = MINIMAL_TASK.replace(
+        'prose = "Sum the values of inputs/data.csv."',
+        'prose = "Sum inputs/data.csv and inputs/extra.csv."',
+    )
+    found = [d for d in lint_paths([built(make_task, text)]) if d.code == "BS104"]
+    assert [d.message.split(" ")[0] for d in found] == ["inputs/extra.csv"]
+    assert found[0].line == 6
+
+
+def test_stage_files_must_exist_by_their_stage(make_task: Callable[..., Path]) -> None:
+    text = MINIMAL_TASK.replace('pressure = "N"', 'pressure = "L"') + (
+        '\n[[stages]]\nid = "initial"\n'
+        '\n[[stages]]\nid = "more"\nmessage = "Also read inputs/late.csv please."\n'
+    )
+    task = built(make_task, text)
+    assert "BS104" in codes(lint_paths([task]))
+    (task / "stages" / "more" / "inputs").mkdir(parents=True)
+    (task / "stages" / "more" / "inputs" / "late.csv").write_text("a\n1\n", encoding="utf-8")
+    assert "BS104" not in codes(lint_paths([task]))
+
+
+def test_edge_rule_must_be_stated(make_task: Callable[..., Path]) -> None:
+    task = built(make_task)
+    (task / "TASK.md").write_text("nothing here\n", encoding="utf-8")
+    found = codes(lint_paths([task]))
+    assert "BS301" in found and "BS501" in found
+    (task / "task.toml").write_text(MINIMAL_TASK.split("[edge]")[0], encoding="utf-8")
+    build([task], force=True)
+    assert "BS301" in codes(lint_paths([task]))
+
+
+def test_private_values_must_not_leak(make_task: Callable[..., Path]) -> None:
+    text = (
+        MINIMAL_TASK.replace(
+            'prose = "Sum the values of inputs/data.csv."',
+            'prose = "Sum the values of inputs/data.csv; the answer is 4711.25 (release r-2025.1)."',
+        ).replace('title = "Tiny Task"', 'title = "Tiny Task"\nprivate = ["r-2025.1"]')
+        + '\n[[anchors]]\nname = "big"\nfile = "inputs/data.csv"\nrecord = { key = "K900", value = 9 }\nexpect = [{ file = "output/total.json", path = "total", equals = "4711.25" }]\n'
+    )
+    task = built(make_task, text, files={"visible/notes.txt": "remember r-2025.1\n"})
+    leaks = [d for d in lint_paths([task]) if d.code == "BS302"]
+    where = sorted((Path(d.path).name, d.line) for d in leaks)
+    assert where == [("TASK.md", 4), ("TASK.md", 4), ("notes.txt", 1)], leaks
+    assert any("'4711.25'" in d.message for d in leaks)
+
+
+def test_scenario_schema_and_judge_command(make_task: Callable[..., Path]) -> None:
+    task = built(make_task)
+    scenario = json.loads((task / "scenario.json").read_text(encoding="utf-8"))
+    scenario["judge_command"] = ["python", "judge.py"]
+    scenario["extra"] = 1
+    (task / "scenario.json").write_text(json.dumps(scenario, indent=2), encoding="utf-8")
+    found = [d for d in lint_paths([task]) if d.code in ("BS103", "BS303")]
+    assert sorted(d.code for d in found) == ["BS103", "BS303"]
+    assert all(d.line > 1 for d in found)
+
+
+def test_purity_of_task_code(make_task: Callable[..., Path]) -> None:
+    text = MINIMAL_TASK + '\n[[files]]\npath = "inputs/more.txt"\ngenerator = "more"\n'
+    fixtures = (
+        "import time\n\n\ndef more(ctx):\n    ctx.write_text('inputs/more.txt', str(time.time()))\n"
+    )
+    visible = "import requests\n"
+    task = built(
+        make_task, text, files={"fixtures.py": fixtures, "visible/solution/helper.py": visible}
+    )
+    found = lint_paths([task])
+    assert {"BS401", "BS402"} <= set(codes(found))
+    located = {d.code: (Path(d.path).name, d.line) for d in found if d.code in ("BS401", "BS402")}
+    assert located == {"BS401": ("helper.py", 1), "BS402": ("fixtures.py", 5)}
+
+
+def test_generated_and_corpus_files(make_task: Callable[..., Path]) -> None:
+    task = built(make_task)
+    (task.parent / "benchlib.py").write_text("# drifted\n", encoding="utf-8")
+    index = task.parent / "tasks.json"
+    index.write_text(
+        index.read_text(encoding="utf-8").replace("Tiny Task", "Old"), encoding="utf-8"
+    )
+    seed = task / "seed.py"
+    seed.write_text(seed.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    found = codes(lint_paths([task]))
+    assert {"BS501", "BS502", "BS503", "BS504"} <= set(found)
+
+
+def test_class_counts_once_complete(make_task: Callable[..., Path]) -> None:
+    task = built(make_task)
+    assert "BS601" not in codes(lint_paths([task.parent]))
+    (task.parent / "corpus.toml").write_text("complete = true\n", encoding="utf-8")
+    found = [d for d in lint_paths([task.parent]) if d.code == "BS601"]
+    assert len(found) == 4
+    assert any("8 N task(s), this one 1" in d.message for d in found)
+
+
+def test_task_can_ignore_a_rule(make_task: Callable[..., Path]) -> None:
+    text = (
+        MINIMAL_TASK.replace('pressure = "N"', 'pressure = "N"\ntimeout_seconds = 60')
+        + '\n[lint]\nignore = ["BS201"]\n'
+    )
+    assert "BS201" not in codes(lint_paths([built(make_task, text)]))
+
+
+def test_usage_error_for_unknown_path(tmp_path: Path) -> None:
+    from sdk.errors import UsageError
+
+    with pytest.raises(UsageError):
+        lint_paths([tmp_path / "missing"])

@@ -1,0 +1,129 @@
+"""The command line: help everywhere, documentation, exit codes, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.core import TyperOption
+
+from sdk.cli import app
+from sdk.lint.registry import RULES
+from tests.conftest import MINIMAL_TASK, REPO
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def commands() -> dict[str, Any]:
+    group: Any = typer.main.get_command(app)
+    return dict(group.commands)
+
+
+def test_every_command_has_help_and_every_option_is_described() -> None:
+    found = commands()
+    assert {"new", "build", "lint", "rules", "vocab", "workspace"} <= set(found)
+    for name, command in found.items():
+        assert (command.help or "").strip(), f"{name} has no help text"
+        for param in command.params:
+            if isinstance(param, TyperOption) and param.name != "help":
+                assert (param.help or "").strip(), f"{name} {param.opts} has no help text"
+
+
+def test_every_command_is_documented_in_the_readme() -> None:
+    for name in commands():
+        assert re.search(rf"^### benchsmith {name}$", README, re.MULTILINE), name
+
+
+def test_every_rule_code_is_documented() -> None:
+    for code, rule in RULES.items():
+        assert f"| {code} | {rule.summary} |" in README, code
+
+
+def test_help_runs_for_every_command(cli: Callable[..., Any]) -> None:
+    for name in commands():
+        result = cli(name, "--help")
+        assert result.exit_code == 0
+        assert "Usage:" in result.output
+
+
+def test_build_check_and_lint_exit_codes(
+    cli: Callable[..., Any], make_task: Callable[..., Path]
+) -> None:
+    task = make_task()
+    assert cli("build", task).exit_code == 0
+    assert cli("build", task, "--check").exit_code == 0
+    assert cli("lint", task).exit_code == 0  # warnings only
+    assert cli("lint", task, "--strict").exit_code == 1
+    (task / "TASK.md").write_text("edited\n", encoding="utf-8")
+    stale = cli("build", task, "--check")
+    assert stale.exit_code == 1
+    assert "TASK.md" in stale.output and "BS501" in stale.output
+    assert cli("lint", task, "--format", "yaml").exit_code == 2
+
+
+def test_bad_task_gets_located_errors_without_traceback(
+    cli: Callable[..., Any], make_task: Callable[..., Path]
+) -> None:
+    task = make_task(MINIMAL_TASK.replace("rows = 5", "rows = 'x'"))
+    result = cli("build", task)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert re.search(r"task\.toml:13:1: BS102 files\[0\]\.rows: expected an integer", result.output)
+    assert not (task / "seed.py").exists()
+
+
+def test_lint_json(cli: Callable[..., Any], make_task: Callable[..., Path]) -> None:
+    task = make_task(MINIMAL_TASK.replace('pressure = "N"', 'pressure = "N"\ntimeout_seconds = 5'))
+    cli("build", task)
+    result = cli("lint", task, "--format", "json", "--select", "BS2")
+    assert result.exit_code == 1
+    [finding] = json.loads(result.output)
+    assert finding["code"] == "BS201"
+    assert finding["line"] == 5 and finding["severity"] == "error"
+
+
+def test_unknown_task_is_a_clear_error(cli: Callable[..., Any], tmp_path: Path) -> None:
+    result = cli("build", tmp_path / "nope")
+    assert result.exit_code == 1
+    assert "not a task folder" in result.output
+
+
+def test_version(cli: Callable[..., Any]) -> None:
+    assert re.match(r"benchsmith \d+\.\d+\.\d+", cli("--version").output)
+
+
+@pytest.mark.parametrize("pressure", ["N", "H"])
+def test_new_scaffolds_a_task_that_builds_and_lints(
+    cli: Callable[..., Any], tmp_path: Path, pressure: str
+) -> None:
+    result = cli("new", "shiny-task", "--id", "12", "--pressure", pressure, "--dir", tmp_path)
+    assert result.exit_code == 0, result.output
+    task = tmp_path / "12-shiny-task"
+    assert (task / "seed.py").is_file() and (task / "judge.py").is_file()
+    assert (task / "task.toml").read_text(encoding="utf-8").startswith("#:schema ")
+    lint = cli("lint", task, "--format", "json")
+    assert lint.exit_code == 0, lint.output
+    codes = {f["code"] for f in json.loads(lint.output)}
+    assert codes == {"BS901"}
+    assert cli("build", task, "--check").exit_code == 0
+    again = cli("new", "shiny-task", "--id", "12", "--pressure", pressure, "--dir", tmp_path)
+    assert again.exit_code == 2 and "already exists" in again.output
+    clash = cli("new", "other-task", "--id", "12", "--pressure", pressure, "--dir", tmp_path)
+    assert clash.exit_code == 2 and "already used" in clash.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "12-shiny-task",
+        "benchlib.py",
+        "tasks.json",
+    ]
+
+
+def test_new_rejects_a_bad_slug_and_writes_nothing(cli: Callable[..., Any], tmp_path: Path) -> None:
+    result = cli("new", "Bad Slug", "--id", "3", "--pressure", "N", "--dir", tmp_path)
+    assert result.exit_code == 2
+    assert "slug" in result.output
+    assert list(tmp_path.iterdir()) == []
