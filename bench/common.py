@@ -36,7 +36,5 @@ def synthetic_corpus(root: Path, count: int = 30) -> list[Path]:
         text = re.sub(r"^id = \d+$", f"id = {number}", text, count=1, flags=re.MULTILINE)
         text = re.sub(r'^slug = ".*"$', f'slug = "{slug}"', text, count=1, flags=re.MULTILINE)
         (dest / "task.toml").write_text(text, encoding="utf-8")
-        for generated in ("benchsmith.lock",):
-            (dest / generated).unlink(missing_ok=True)
         tasks.append(dest)
     return tasks

@@ -16,9 +16,9 @@ from sdk import resources
 from sdk.corpus import corpus_root_tasks
 from sdk.diagnostics import Diagnostic, display_path
 from sdk.errors import ConflictError, StaleError, TaskSpecError
-from sdk.lock import LOCK_FILE, lock_text, read_lock, sha256_text
+from sdk.lock import LOCK_FILE, file_entry, lock_text, read_lock, sha256_text
 from sdk.render import env, regions
-from sdk.render.format import format_sources
+from sdk.render.format import format_sources, formatter_identity
 from sdk.render.plan import index_entry, json_document, plan_task
 from sdk.render.write import write_all
 from sdk.spec.load import load_task, read_task
@@ -65,13 +65,16 @@ class _Target:
     content: str
     owned: str  # the text benchsmith owns (hashed into the lock)
     guarded: bool = True  # hand edits to it are conflicts
+    rendered: str = ""  # hash of the unformatted render + formatter (Python files)
 
 
-def build(tasks: Sequence[Path | str], *, check: bool = False, force: bool = False) -> BuildResult:
+def build(
+    tasks: Sequence[Path | str | TaskSpec], *, check: bool = False, force: bool = False
+) -> BuildResult:
     """Regenerate seed.py, judge.py, TASK.md, scenario.json and the corpus files.
 
     Args:
-        tasks: Task folders (or their task.toml files).
+        tasks: Task folders, their task.toml files, or already loaded specs.
         check: Write nothing; raise :class:`StaleError` naming every stale file.
         force: Overwrite generated files even when they were edited by hand (the judge's
             authored region is still kept).
@@ -102,10 +105,13 @@ def build(tasks: Sequence[Path | str], *, check: bool = False, force: bool = Fal
     return result
 
 
-def _load_all(tasks: Iterable[Path | str]) -> list[TaskSpec]:
+def _load_all(tasks: Iterable[Path | str | TaskSpec]) -> list[TaskSpec]:
     specs: list[TaskSpec] = []
     problems: list[Diagnostic] = []
     for task in tasks:
+        if isinstance(task, TaskSpec):
+            specs.append(task)
+            continue
         try:
             specs.append(load_task(task))
         except TaskSpecError as exc:
@@ -156,12 +162,34 @@ def _corpus_specs(root: Path, built: list[TaskSpec]) -> list[TaskSpec]:
 
 
 def _format(targets: list[_Target]) -> None:
-    python = {str(t.path): t.content for t in targets if t.path.suffix == ".py" and t.guarded}
-    formatted = format_sources(python)
+    """Format generated Python in one ruff call, skipping files proven up to date.
+
+    A file is up to date without formatting when the lock recorded the same unformatted
+    render (and formatter) and the file on disk still has the owned hash the lock recorded.
+    """
+    pending: dict[str, _Target] = {}
     for target in targets:
-        if str(target.path) in formatted:
-            target.content = formatted[str(target.path)]
-            target.owned = _owned(target.path, target.content)
+        if target.path.suffix != ".py" or not target.guarded:
+            continue
+        target.rendered = sha256_text(formatter_identity() + "\0" + target.content)
+        if not _reuse_formatted(target):
+            pending[str(target.path)] = target
+    formatted = format_sources({name: t.content for name, t in pending.items()})
+    for name, target in pending.items():
+        target.content = formatted[name]
+        target.owned = _owned(target.path, target.content)
+
+
+def _reuse_formatted(target: _Target) -> bool:
+    entry = file_entry(read_lock(target.path.parent), target.path.name)
+    existing = _read(target.path)
+    if existing is None or entry.get("rendered") != target.rendered:
+        return False
+    owned = _owned(target.path, existing)
+    if sha256_text(owned) != entry.get("owned"):
+        return False
+    target.content, target.owned = existing, owned
+    return True
 
 
 def _owned(path: Path, text: str) -> str:
@@ -170,10 +198,15 @@ def _owned(path: Path, text: str) -> str:
 
 
 def _lock_target(spec: TaskSpec, targets: list[_Target]) -> _Target:
-    hashes = {t.path.name: sha256_text(t.owned) for t in targets}
+    files = {t.path.name: _lock_entry(t) for t in targets}
     seed = read_lock(spec.task_dir)["seed"]
-    text = lock_text(hashes, seed)
+    text = lock_text(files, seed)
     return _Target(spec.task_dir / LOCK_FILE, text, text, guarded=False)
+
+
+def _lock_entry(target: _Target) -> dict[str, str]:
+    entry = {"owned": sha256_text(target.owned)}
+    return {**entry, "rendered": target.rendered} if target.rendered else entry
 
 
 def _status(target: _Target) -> str:
@@ -203,10 +236,11 @@ def _stale_message(change: FileChange) -> str:
 def _raise_conflicts(specs: list[TaskSpec], targets: list[_Target]) -> None:
     found: list[Diagnostic] = []
     for spec in specs:
-        recorded = read_lock(spec.task_dir)["files"]
+        lock = read_lock(spec.task_dir)
         for target in targets:
             if target.guarded and target.path.parent == spec.task_dir:
-                found.extend(_conflict(target, recorded.get(target.path.name)))
+                recorded = file_entry(lock, target.path.name).get("owned")
+                found.extend(_conflict(target, recorded))
     if found:
         raise ConflictError(
             f"{len(found)} generated file(s) were edited by hand; move the edits into "

@@ -12,7 +12,7 @@ from sdk.diagnostics import Diagnostic, display_path
 from sdk.errors import SdkError
 from sdk.lint.context import CorpusContext
 from sdk.lint.registry import corpus_rule
-from sdk.lock import read_lock, sha256_text
+from sdk.lock import file_entry, read_lock, sha256_text
 from sdk.render import regions
 from sdk.spec.locate import locate_json
 from sdk.spec.validate import validate
@@ -79,11 +79,10 @@ def scenario_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
 )
 def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
     """Every generated file equals what ``benchsmith build`` would write now."""
-    dirs = [s.task_dir for s in ctx.specs]
-    if not dirs:
+    if not ctx.specs:
         return
     try:
-        build(dirs, check=True)
+        build(ctx.specs, check=True)
     except SdkError as exc:
         for found in exc.diagnostics:
             name = found.path.rsplit("/", 1)[-1]
@@ -97,8 +96,9 @@ def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
 def hand_edits(ctx: CorpusContext) -> Iterator[Diagnostic]:
     """The part of each generated file benchsmith owns matches the hash in benchsmith.lock."""
     for task in ctx.tasks:
-        recorded = read_lock(task.task_dir)["files"]
-        for name, digest in sorted(recorded.items()):
+        lock = read_lock(task.task_dir)
+        for name in sorted(lock["files"]):
+            digest = file_entry(lock, name).get("owned")
             path = task.task_dir / name
             text = task.read(path)
             if text is None:

@@ -22,6 +22,7 @@ later in the file is not noticed.
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -68,7 +69,7 @@ class _Imports:
     def from_tree(cls, tree: ast.AST) -> _Imports:
         """Collect every import binding in ``tree`` (at any depth)."""
         names: dict[str, str] = {}
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             if isinstance(node, ast.Import):
                 names.update(_import_bindings(node))
             elif isinstance(node, ast.ImportFrom):
@@ -145,16 +146,42 @@ _CallRule = Callable[[ast.Call, _Context], tuple[str, str] | None]
 
 def _parse(path: str, source: str) -> ast.Module | Diagnostic:
     """Parse ``source``, or return the BS400 finding explaining why it does not parse."""
+    parsed = _parse_source(source)
+    if isinstance(parsed, ast.Module):
+        return parsed
+    line, col, message = parsed
+    return Diagnostic(path, line, col, "BS400", message)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_source(source: str) -> ast.Module | tuple[int, int, str]:
+    """Parse once per distinct source (the three checks share the tree; nothing mutates it)."""
     try:
-        return ast.parse(source, filename=path)
+        return ast.parse(source)
     except SyntaxError as exc:
         line, col = exc.lineno or 0, max(exc.offset or 0, 0)
-        message = f"file does not parse: {exc.msg}; fix the syntax so the file can be checked"
+        return (
+            line,
+            col,
+            f"file does not parse: {exc.msg}; fix the syntax so the file can be checked",
+        )
     except (ValueError, RecursionError, MemoryError) as exc:
-        line, col = 0, 0
         reason = str(exc) or "nested too deeply"
-        message = f"file does not parse: {reason}; fix the source so the file can be checked"
-    return Diagnostic(path, line, col, "BS400", message)
+        return 0, 0, f"file does not parse: {reason}; fix the source so the file can be checked"
+
+
+@functools.lru_cache(maxsize=256)
+def _walk(tree: ast.AST) -> tuple[ast.AST, ...]:
+    """Every node of ``tree`` in ``ast.walk`` order, computed once per (cached) tree."""
+    return tuple(ast.walk(tree))
+
+
+@functools.lru_cache(maxsize=256)
+def _imports_of(source: str) -> _Imports:
+    """The import table of a source that parses (cached like the tree)."""
+    tree = _parse_source(source)
+    assert isinstance(tree, ast.Module)
+    return _Imports.from_tree(tree)
 
 
 def _diagnostic(path: str, node: _Located, code: str, message: str) -> Diagnostic:
@@ -199,7 +226,7 @@ def check_imports(
     tree = _parse(path, source)
     if isinstance(tree, Diagnostic):
         return []
-    imports = _Imports.from_tree(tree)
+    imports = _imports_of(source)
     allowed = _STDLIB | local_modules
     found = [
         _diagnostic(path, node, "BS401", _third_party_message(module))
@@ -211,7 +238,7 @@ def check_imports(
 
 def _imported_modules(tree: ast.AST, imports: _Imports) -> Iterator[tuple[_Located, str]]:
     """Yield each absolute module import in ``tree`` with the node to report it at."""
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, ast.Import):
             yield from ((alias, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -260,11 +287,11 @@ def check_determinism(path: str, source: str) -> list[Diagnostic]:
     tree = _parse(path, source)
     if isinstance(tree, Diagnostic):
         return []
-    imports = _Imports.from_tree(tree)
+    imports = _imports_of(source)
     context = _Context(imports, _order_free_nodes(tree, imports), _sorted_walks(tree, imports))
     found = [
         _diagnostic(path, node, code, message)
-        for child in ast.walk(tree)
+        for child in _walk(tree)
         for node, code, message in _node_findings(child, context)
     ]
     return sorted(found)
@@ -410,7 +437,7 @@ def _order_free_nodes(tree: ast.AST, imports: _Imports) -> frozenset[int]:
     that builds a set.
     """
     free: set[int] = set()
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, ast.SetComp):
             free.update(id(gen.iter) for gen in node.generators)
         elif isinstance(node, ast.Call) and _is_order_free_call(node, imports):
@@ -437,7 +464,7 @@ def _sorted_walks(tree: ast.AST, imports: _Imports) -> frozenset[int]:
     body must call ``dirs.sort()`` or assign ``dirs[:] = sorted(...)``.
     """
     walks: set[int] = set()
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if not isinstance(node, ast.For | ast.AsyncFor) or not isinstance(node.iter, ast.Call):
             continue
         name = _listing_name(node.iter, imports)

@@ -79,7 +79,8 @@ def folder_name(ctx: TaskContext) -> Iterator[Diagnostic]:
 
 def _known_paths(spec: TaskSpec, ctx: TaskContext, upto: int) -> set[str]:
     """Workspace paths (and their folders) that exist after stage ``upto`` is injected."""
-    names = {f.path.rstrip("/") for f in spec.files if spec.stage_number(f.stage) <= upto}
+    files = [f for f in spec.files if spec.stage_number(f.stage) <= upto]
+    names = {p.rstrip("/") for f in files for p in (f.writes or (f.path,))}
     trees = ["visible"] + [f"stages/{s.id}" for s in spec.stages[1:upto]]
     for tree in trees:
         names.update(p.relative_to(ctx.task_dir / tree).as_posix() for p in ctx.files_under(tree))

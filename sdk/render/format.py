@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import ast
+import functools
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
 from collections.abc import Mapping
+from importlib.metadata import version
 from pathlib import Path
 
 from sdk.errors import BuildError
 
 LINE_LENGTH = 100
 TARGET_VERSION = "py311"
+
+
+@functools.cache
+def formatter_identity() -> str:
+    """The pinned formatter and its settings; part of every render hash in the lock."""
+    return f"ruff {version('ruff')} line-length={LINE_LENGTH} target={TARGET_VERSION}"
 
 
 def ruff_executable() -> str:

@@ -139,6 +139,7 @@ class FileSpec:
         wrap: For JSON files, the key of the wrapping object.
         generator: Name of the authored function in fixtures.py that writes this path.
         stage: Id of the stage whose injection introduces the file.
+        writes: Every path a generator writes (``(path,)`` unless declared).
     """
 
     path: str
@@ -151,6 +152,7 @@ class FileSpec:
     wrap: str | None
     generator: str | None
     stage: str
+    writes: tuple[str, ...] = ()
 
     @property
     def header(self) -> tuple[str, ...]:
@@ -179,6 +181,7 @@ class FileSpec:
             "wrap": self.wrap,
             "generator": self.generator,
             "stage": self.stage,
+            "writes": list(self.writes),
         }
 
 

@@ -224,6 +224,8 @@ def _file(
         )
     elif "columns" not in item and "records" not in item:
         b.error(at, f"{item['path']}: declare columns, records or a generator")
+    if "writes" in item and not generator:
+        b.error((*at, "writes"), "writes only applies to generator entries")
     if item.get("wrap") and fmt != "json":
         b.error((*at, "wrap"), "wrap only applies to json files")
     columns = tuple(
@@ -248,6 +250,7 @@ def _file(
         wrap=item.get("wrap"),
         generator=generator,
         stage=_stage_ref(b, item, at, stage_ids, default),
+        writes=tuple(item.get("writes", [item["path"]] if generator else [])),
     )
 
 
@@ -311,9 +314,7 @@ def _check_range(b: _Builder, args: dict[str, Any], at: DocPath, kind: str) -> N
 
 
 def _datetimes(low: str, high: str) -> tuple[datetime, datetime]:
-    lo, hi = (datetime.fromisoformat(v.replace("Z", "+00:00")) for v in (low, high))
-    if (lo.tzinfo is None) != (hi.tzinfo is None):
-        raise ValueError("both ends need a UTC offset, or neither")
+    lo, hi = (datetime.fromisoformat(v.upper().replace("Z", "+00:00")) for v in (low, high))
     return lo, hi
 
 

@@ -6,10 +6,12 @@ to the line and column of the key (or array element) in the original text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
+from datetime import date, datetime
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
 from sdk import resources
@@ -135,6 +137,30 @@ _VALIDATORS: dict[str, Draft202012Validator] = {}
 def _validator(schema_name: str) -> Draft202012Validator:
     if schema_name not in _VALIDATORS:
         schema = resources.schema(schema_name)
-        checker = Draft202012Validator.FORMAT_CHECKER
-        _VALIDATORS[schema_name] = Draft202012Validator(schema, format_checker=checker)
+        _VALIDATORS[schema_name] = Draft202012Validator(schema, format_checker=FORMATS)
     return _VALIDATORS[schema_name]
+
+
+# The formats our schemas use, checked with the standard library. (jsonschema's optional
+# format packages would add dependencies and over a second of import time for two formats.)
+FORMATS = FormatChecker(formats=())
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+
+
+@FORMATS.checks("date", raises=ValueError)
+def _is_date(value: object) -> bool:
+    """RFC 3339 full-date: YYYY-MM-DD and a real calendar day."""
+    return not isinstance(value, str) or bool(_DATE.match(value) and date.fromisoformat(value))
+
+
+@FORMATS.checks("date-time", raises=ValueError)
+def _is_datetime(value: object) -> bool:
+    """RFC 3339 date-time: with seconds and a UTC offset (or Z)."""
+    if not isinstance(value, str):
+        return True
+    return bool(
+        _DATE_TIME.match(value) and datetime.fromisoformat(value.upper().replace("Z", "+00:00"))
+    )
