@@ -168,3 +168,27 @@ def test_invalid_utf8(make_task: Callable[..., Path]) -> None:
     (task / "task.toml").write_bytes(b'id = 1\ntitle = "\xff"\n')
     [(line, col, code, message)] = problems(task)
     assert code == "BS101" and "UTF-8" in message
+
+
+def test_formats_are_checked(make_task: Callable[..., Path]) -> None:
+    text = MINIMAL_TASK.replace(
+        "columns.value = { int = [1, 9] }",
+        'columns.value = { date = ["2025-02-30", "2025-03-01"] }\n'
+        'columns.at = { datetime = ["2025-01-01T00:00:00", "2025-01-02T00:00:00Z"] }',
+    )
+    found = problems(make_task(text))
+    assert [(line, code) for line, _, code, _ in found] == [(15, "BS102"), (16, "BS102")]
+    assert "'2025-02-30' is not a valid date" in found[0][3]
+    assert "is not a valid date-time" in found[1][3]
+
+
+def test_generator_writes(make_task: Callable[..., Path]) -> None:
+    text = MINIMAL_TASK + (
+        '\n[[files]]\npath = "inputs/ledger"\ngenerator = "ledger"\n'
+        'writes = ["inputs/bank.csv", "inputs/receipts.json"]\n'
+    )
+    spec = load_task(make_task(text, files={"fixtures.py": "def ledger(ctx):\n    pass\n"}))
+    assert spec.files[1].writes == ("inputs/bank.csv", "inputs/receipts.json")
+    assert spec.files[0].writes == ()
+    bad = MINIMAL_TASK.replace("rows = 5", 'rows = 5\nwrites = ["inputs/x.csv"]')
+    assert "writes only applies to generator entries" in problems(make_task(bad))[0][3]
