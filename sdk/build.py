@@ -8,7 +8,7 @@ edits (reported as conflicts), and finally write everything at once or nothing a
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from sdk.errors import ConflictError, StaleError, TaskSpecError
 from sdk.lock import LOCK_FILE, file_entry, lock_text, read_lock, sha256_text
 from sdk.render import env, regions
 from sdk.render.format import format_sources, formatter_identity
-from sdk.render.plan import index_entry, json_document, plan_task
+from sdk.render.plan import index_entry, json_document, judge_source, plan_task
 from sdk.render.write import write_all
 from sdk.spec.load import load_task, read_task
 from sdk.spec.model import TaskSpec
@@ -66,6 +66,9 @@ class _Target:
     owned: str  # the text benchsmith owns (hashed into the lock)
     guarded: bool = True  # hand edits to it are conflicts
     rendered: str = ""  # hash of the unformatted render + formatter (Python files)
+    # For files whose render reads the file itself (judge.py's authored region): the render
+    # the next build will produce from the formatted content, so the lock reaches a fixpoint.
+    rerender: Callable[[str], str] | None = None
 
 
 def build(
@@ -132,9 +135,15 @@ def _task_targets(spec: TaskSpec) -> list[_Target]:
     judge_path = spec.task_dir / "judge.py"
     existing = _read(judge_path)
     authored = None if existing is None else regions.authored_region(existing, _shown(judge_path))
-    return [
+    targets = [
         _Target(spec.task_dir / r.name, r.content, r.content) for r in plan_task(spec, authored)
     ]
+    for target in targets:
+        if target.path == judge_path:
+            target.rerender = lambda text: judge_source(
+                spec, regions.authored_region(text, _shown(judge_path))
+            )
+    return targets
 
 
 def _corpus_targets(specs: list[TaskSpec]) -> list[_Target]:
@@ -178,6 +187,9 @@ def _format(targets: list[_Target]) -> None:
     for name, target in pending.items():
         target.content = formatted[name]
         target.owned = _owned(target.path, target.content)
+        if target.rerender is not None:
+            again = target.rerender(target.content)
+            target.rendered = sha256_text(formatter_identity() + "\0" + again)
 
 
 def _reuse_formatted(target: _Target) -> bool:

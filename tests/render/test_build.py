@@ -174,3 +174,20 @@ def test_build_is_deterministic(make_task: Callable[..., Path]) -> None:
         (task / name).unlink()
     build([task])
     assert snapshot(task.parent) == first
+
+
+def test_one_build_after_editing_the_region_reaches_a_fixpoint(
+    make_task: Callable[..., Path],
+) -> None:
+    task = make_task()
+    build([task])
+    judge = task / "judge.py"
+    text = judge.read_text(encoding="utf-8")
+    start = text.index(env.REGION_START) + len(env.REGION_START) + 1
+    unformatted = "@judge.check(level=3)\ndef mine(run):\n    benchlib.expect( 1==1,'x' )\n"
+    judge.write_text(
+        text[:start] + unformatted + text[text.index(env.REGION_END) :], encoding="utf-8"
+    )
+    build([task])
+    assert 'benchlib.expect(1 == 1, "x")' in judge.read_text(encoding="utf-8")
+    build([task], check=True)  # no second build needed
