@@ -33,6 +33,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_build.py
 	$(BIN)/python bench/bench_lint.py
 	$(BIN)/python bench/bench_seed.py
+	$(BIN)/python bench/bench_check.py
+	$(BIN)/python bench/bench_run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -63,7 +63,7 @@ def guard(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def _emit_json(payload: Any) -> None:
+def emit_json(payload: Any) -> None:
     typer.echo(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False))
 
 
@@ -99,7 +99,7 @@ def new(
 
     task_dir = new_task(slug, task_id, pressure.upper(), parent, title)
     if as_json:
-        _emit_json({"task": display_path(task_dir)})
+        emit_json({"task": display_path(task_dir)})
         return
     typer.echo(f"created {display_path(task_dir)}")
     typer.echo(f"next: edit {display_path(task_dir / 'task.toml')}, then benchsmith build and lint")
@@ -127,7 +127,7 @@ def build(
     result = run_build(paths, check=check, force=force)
     if as_json:
         files = [{"path": display_path(f.path), "status": f.status} for f in result.files]
-        _emit_json({"files": files, "tasks": [t.dirname for t in result.tasks]})
+        emit_json({"files": files, "tasks": [t.dirname for t in result.tasks]})
     elif check:
         typer.echo(f"{len(result.tasks)} task(s) up to date")
     else:
@@ -171,7 +171,7 @@ def rules(as_json: JsonOpt = False) -> None:
     from sdk.lint.registry import RULES
 
     if as_json:
-        _emit_json([{"code": r.code, "summary": r.summary} for r in RULES.values()])
+        emit_json([{"code": r.code, "summary": r.summary} for r in RULES.values()])
         return
     for rule in RULES.values():
         typer.echo(f"{rule.code}  {rule.summary}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
@@ -77,16 +78,50 @@ def folder_name(ctx: TaskContext) -> Iterator[Diagnostic]:
         )
 
 
-def _known_paths(spec: TaskSpec, ctx: TaskContext, upto: int) -> set[str]:
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """Workspace paths known to exist at some stage, and folders generators fill freely."""
+
+    paths: frozenset[str]
+    generated_folders: tuple[str, ...]
+
+    def __contains__(self, token: object) -> bool:
+        if not isinstance(token, str):
+            return False
+        return token in self.paths or any(token.startswith(f + "/") for f in self.generated_folders)
+
+
+def _with_folders(names: set[str]) -> frozenset[str]:
+    folders = {"/".join(n.split("/")[:i]) for n in names for i in range(1, n.count("/") + 1)}
+    return frozenset(names | folders)
+
+
+def _static_files(ctx: TaskContext, trees: list[str]) -> set[str]:
+    return {
+        p.relative_to(ctx.task_dir / tree).as_posix()
+        for tree in trees
+        for p in ctx.files_under(tree)
+    }
+
+
+def _known_paths(spec: TaskSpec, ctx: TaskContext, upto: int) -> _Known:
     """Workspace paths (and their folders) that exist after stage ``upto`` is injected."""
     files = [f for f in spec.files if spec.stage_number(f.stage) <= upto]
     names = {p.rstrip("/") for f in files for p in (f.writes or (f.path,))}
-    trees = ["visible"] + [f"stages/{s.id}" for s in spec.stages[1:upto]]
-    for tree in trees:
-        names.update(p.relative_to(ctx.task_dir / tree).as_posix() for p in ctx.files_under(tree))
+    names |= _static_files(ctx, ["visible"] + [f"stages/{s.id}" for s in spec.stages[1:upto]])
     names.update(s.url_file for s in spec.services)
-    folders = {"/".join(n.split("/")[:i]) for n in names for i in range(1, n.count("/") + 1)}
-    return names | folders
+    folders = tuple(f.path.rstrip("/") for f in files if f.generator and f.writes == (f.path,))
+    return _Known(_with_folders(names), folders)
+
+
+def _edge_paths(spec: TaskSpec, ctx: TaskContext) -> _Known:
+    """Paths of the edge fixture (edge files, edge/ and, by default, visible/)."""
+    edge = spec.edge
+    files = edge.files if edge else ()
+    names = {p.rstrip("/") for f in files for p in (f.writes or (f.path,))}
+    names |= _static_files(ctx, ["edge"] + (["visible"] if edge and edge.include_visible else []))
+    folders = tuple(f.path.rstrip("/") for f in files if f.generator and f.writes == (f.path,))
+    return _Known(_with_folders(names), folders)
 
 
 def _mentioned(text: str, roots: set[str]) -> Iterator[str]:
@@ -96,24 +131,36 @@ def _mentioned(text: str, roots: set[str]) -> Iterator[str]:
             yield token
 
 
-@task_rule(("BS104", "a stage message, the prose or a command names an input no fixture provides"))
-def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
-    """Input paths named in the prose, commands and stage messages exist by that stage."""
-    spec = ctx.spec
-    if spec is None:
-        return
-    final = _known_paths(spec, ctx, len(spec.stages))
-    roots = {p.split("/")[0] for p in final if "/" in p} - {
-        p.split("/")[0].rstrip("/") for p in spec.editable
-    }
+def _texts(spec: TaskSpec) -> list[tuple[int, str, tuple[str | int, ...]]]:
+    """(stage number, text, task.toml path) of every text that may name an input."""
     texts: list[tuple[int, str, tuple[str | int, ...]]] = [(1, spec.prose, ("prose",))]
+    texts += [(1, r, ("requirements", i)) for i, r in enumerate(spec.requirements)]
+    texts += [
+        (spec.stage_number(o.stage), o.description, ("outputs", i, "description"))
+        for i, o in enumerate(spec.outputs)
+    ]
     texts += [
         (spec.stage_number(c.stage), c.run, ("commands", i)) for i, c in enumerate(spec.commands)
     ]
     texts += [
         (n, s.message, ("stages", n - 1, "message")) for n, s in enumerate(spec.stages, start=1)
     ]
-    for upto, text, where in texts:
+    return texts
+
+
+@task_rule(
+    ("BS104", "the task's text or a command names an input no fixture provides by that stage")
+)
+def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """Input paths named in the prose, requirements, commands and messages exist by then."""
+    spec = ctx.spec
+    if spec is None:
+        return
+    final = _known_paths(spec, ctx, len(spec.stages))
+    roots = {p.split("/")[0] for p in final.paths if "/" in p} - {
+        p.split("/")[0].rstrip("/") for p in spec.editable
+    }
+    for upto, text, where in _texts(spec):
         known = _known_paths(spec, ctx, upto)
         for token in sorted(set(_mentioned(text, roots))):
             if token not in known:
@@ -122,17 +169,12 @@ def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
                     "stages/ file provides it by then"
                 )
                 yield _at(ctx, spec, "BS104", message, *where)
+    edge = _edge_paths(spec, ctx)
     for index, command in enumerate(spec.commands):
-        if command.stdin and command.stdin not in final:
-            yield _at(
-                ctx,
-                spec,
-                "BS104",
-                f"stdin file {command.stdin} is not part of the fixture",
-                "commands",
-                index,
-                "stdin",
-            )
+        for fixture, known in (("main", final), ("edge", edge)):
+            if command.stdin and command.stdin not in known:
+                message = f"stdin file {command.stdin} is not part of the {fixture} fixture"
+                yield _at(ctx, spec, "BS104", message, "commands", index, "stdin")
 
 
 def _normalized(text: str) -> str:

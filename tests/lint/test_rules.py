@@ -169,3 +169,30 @@ def test_usage_error_for_unknown_path(tmp_path: Path) -> None:
 
     with pytest.raises(UsageError):
         lint_paths([tmp_path / "missing"])
+
+
+def test_inputs_named_in_requirements_and_generator_folders(make_task: Callable[..., Path]) -> None:
+    text = (
+        MINIMAL_TASK.replace(
+            'prose = "Sum the values of inputs/data.csv."',
+            'prose = "Read inputs/logs/app/one.log."\nrequirements = ["Also read inputs/missing.csv."]',
+        )
+        + '\n[[files]]\npath = "inputs/logs"\ngenerator = "logs"\n'
+    )
+    task = built(make_task, text, files={"fixtures.py": "def logs(ctx):\n    pass\n"})
+    found = [d for d in lint_paths([task]) if d.code == "BS104"]
+    assert [d.message.split(" ")[0] for d in found] == ["inputs/missing.csv"]
+
+
+def test_stdin_must_exist_in_both_fixtures(make_task: Callable[..., Path]) -> None:
+    text = MINIMAL_TASK.replace(
+        'command = "python -m solution.main inputs/data.csv --output output"\n', ""
+    ).replace(
+        "[[outputs]]",
+        '[[commands]]\nrun = "python -m solution.main"\nstdin = "inputs/data.csv"\n\n[[outputs]]',
+    )
+    task = built(make_task, text)
+    found = [d for d in lint_paths([task]) if d.code == "BS104"]
+    assert [d.message for d in found] == [
+        "stdin file inputs/data.csv is not part of the edge fixture"
+    ]
