@@ -35,6 +35,7 @@ import shlex
 import shutil
 import signal
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -55,6 +56,7 @@ GZIP_LEVEL = 6
 READ_LIMIT = 256 * 1024 * 1024
 CAPTURE_LIMIT = 64 * 1024
 NOTE_LIMIT = 300
+SEED_TIMEOUT = 900.0
 
 # ---------------------------------------------------------------------------------------------
 # files
@@ -121,10 +123,14 @@ def file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def tree_entries(root: Path) -> list[tuple[str, str, str]]:
+def tree_entries(
+    root: Path, digests: dict[tuple[int, ...], str] | None = None
+) -> list[tuple[str, str, str]]:
     """Return (relative path, mode, content digest) for every entry under ``root``, sorted.
 
-    Folders have the digest ``-``; symlinks ``->target``. Modes are octal permission bits.
+    Folders have the digest ``-``; symlinks ``->target``; FIFOs, sockets and devices
+    ``special`` (they are never opened). Modes are octal permission bits. ``digests``, when
+    given, caches file digests by (device, inode, size, mtime) across calls.
     """
     entries = []
     for folder, dirs, files in os.walk(root):
@@ -133,20 +139,39 @@ def tree_entries(root: Path) -> list[tuple[str, str, str]]:
         for name in sorted(dirs + files):
             path = base / name
             rel = path.relative_to(root).as_posix()
-            mode = format(path.lstat().st_mode & 0o777, "o")
-            if path.is_symlink():
+            info = path.lstat()
+            mode = format(info.st_mode & 0o777, "o")
+            if stat.S_ISLNK(info.st_mode):
                 entries.append((rel, mode, "->" + str(path.readlink())))
-            elif path.is_dir():
+            elif stat.S_ISDIR(info.st_mode):
                 entries.append((rel, mode, "-"))
+            elif stat.S_ISREG(info.st_mode):
+                entries.append((rel, mode, _cached_digest(path, info, digests)))
             else:
-                entries.append((rel, mode, file_digest(path)))
+                entries.append((rel, mode, "special"))
     return entries
+
+
+def _cached_digest(
+    path: Path, info: os.stat_result, digests: dict[tuple[int, ...], str] | None
+) -> str:
+    if digests is None:
+        return file_digest(path)
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    if key not in digests:
+        digests[key] = file_digest(path)
+    return digests[key]
 
 
 def tree_hash(root: Path) -> str:
     """One SHA-256 over :func:`tree_entries` -- equal trees, equal hashes."""
+    return entries_hash(tree_entries(root))
+
+
+def entries_hash(entries: Iterable[tuple[str, str, str]]) -> str:
+    """The :func:`tree_hash` of a tree whose :func:`tree_entries` are ``entries``."""
     digest = hashlib.sha256()
-    for entry in tree_entries(root):
+    for entry in entries:
         digest.update("\t".join(entry).encode("utf-8") + b"\n")
     return digest.hexdigest()
 
@@ -167,12 +192,12 @@ def copy_path(src: Path, dest: Path) -> None:
 
 
 def remove_path(path: Path) -> None:
-    """Remove a file, link or folder if present, even when read-only."""
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.is_dir():
+    """Remove a file, link, FIFO or folder if present, even when read-only."""
+    if path.is_dir() and not path.is_symlink():
         make_writable(path)
         shutil.rmtree(path)
+    elif path.is_symlink() or path.exists():
+        path.unlink()
 
 
 def make_writable(root: Path) -> None:
@@ -371,12 +396,29 @@ def _join_json(parts: list[str], open_: str, close: str, indent: int | None, lev
     return open_ + "\n" + ",\n".join(inner + p for p in parts) + "\n" + pad + close
 
 
-def write_csv(path: Path, header: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> None:
-    """Write a CSV file (LF line endings, minimal quoting) with a fixed mode."""
+def write_csv(
+    path: Path,
+    header: Sequence[str],
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    carriage_returns: bool = True,
+) -> None:
+    """Write a CSV file (LF line endings, minimal quoting) with a fixed mode.
+
+    The csv module leaves a lone carriage return unquoted when the line terminator is LF,
+    which readers then take for a line break; rows holding one are written fully quoted.
+    Pass ``carriage_returns=False`` when no value can contain one (the fast path).
+    """
     with open_output(path) as stream:
-        writer = csv.writer(stream, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows([cell_text(r.get(k)) for k in header] for r in rows)
+        plain = csv.writer(stream, lineterminator="\n")
+        quoted = csv.writer(stream, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        cells = ([cell_text(r.get(k)) for k in header] for r in rows)
+        if not carriage_returns:
+            plain.writerow(header)
+            plain.writerows(cells)
+            return
+        for row in itertools.chain([list(header)], cells):
+            (quoted if any("\r" in c for c in row) else plain).writerow(row)
 
 
 def write_json(path: Path, value: Any) -> None:
@@ -391,10 +433,19 @@ def write_jsonl(path: Path, rows: Iterable[Any]) -> None:
         stream.writelines(json_text(r, indent=None) + "\n" for r in rows)
 
 
+def _may_hold_cr(spec: Mapping[str, Any]) -> bool:
+    """Whether any value of a declared file could contain a carriage return."""
+    fixed = [spec["header"], spec["records"], [a["records"] for a in spec["anchors"]]]
+    options = [c.get("choice", c.get("value", c.get("seq", ""))) for c in spec["columns"]]
+    vocabularies = any(c["kind"] == "vocab" for c in spec["columns"])
+    return vocabularies or "\\r" in json.dumps([fixed, options])
+
+
 def write_tabular(path: Path, spec: Mapping[str, Any], rows: list[dict[str, Any]]) -> None:
     """Write ``rows`` in the declared format of ``spec`` (csv, json or jsonl)."""
     if spec["format"] == "csv":
-        write_csv(path, spec["header"] or list(rows[0] if rows else []), rows)
+        header = spec["header"] or list(rows[0] if rows else [])
+        write_csv(path, header, rows, carriage_returns=_may_hold_cr(spec))
     elif spec["format"] == "jsonl":
         write_jsonl(path, rows)
     else:
@@ -630,12 +681,19 @@ def run_seed(
     python: str = sys.executable,
     only: bool = False,
 ) -> None:
-    """Run the task's seed.py into ``dest``; raise RuntimeError with its stderr on failure."""
+    """Run the task's seed.py into ``dest``; raise RuntimeError with its stderr on failure.
+
+    seed.py gets :data:`SEED_TIMEOUT` seconds: a hanging generator fails instead of hanging.
+    """
     argv = [python, "seed.py", "--out", str(dest), "--fixture", fixture, "--stage", str(stage)]
     argv += ["--only"] if only else []
-    done = subprocess.run(
-        argv, cwd=layout.task_dir, capture_output=True, text=True, check=False, env=clean_env()
-    )
+    try:
+        done = subprocess.run(
+            argv, cwd=layout.task_dir, capture_output=True, text=True, check=False,
+            env=clean_env(), timeout=SEED_TIMEOUT,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"seed.py did not finish within {SEED_TIMEOUT:.0f} s") from None
     if done.returncode != 0:
         raise RuntimeError(f"seed.py failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
 
@@ -724,22 +782,62 @@ def make_workspace(
     return dest
 
 
-def overlay(src_root: Path, dest_root: Path, paths: Iterable[str]) -> list[str]:
+def overlay(
+    src_root: Path, dest_root: Path, paths: Iterable[str], skipped: list[str] | None = None
+) -> list[str]:
     """Copy each editable ``paths`` entry that exists under ``src_root`` over ``dest_root``.
+
+    Only regular files, folders and symlinks that stay inside ``dest_root`` are copied: a
+    FIFO, socket or device, or a link leading out of the tree (which would let a candidate
+    command reach the caller's files), is left out and named in ``skipped``.
 
     Returns:
         The paths copied. ``src_root`` is only read.
     """
     copied = []
     for rel in paths:
-        src = src_root / rel.rstrip("/")
+        name = rel.rstrip("/")
+        src = src_root / name
         if src.exists() or src.is_symlink():
-            target = dest_root / rel.rstrip("/")
+            target = dest_root / name
             if target.parent.exists():
                 target.parent.chmod(target.parent.stat().st_mode | 0o700)
-            copy_path(src, target)
+            remove_path(target)
+            ensure_parent(target)
+            _safe_copy(src, target, dest_root, name, skipped if skipped is not None else [])
             copied.append(rel)
     return copied
+
+
+def _link_stays_inside(link: Path, root: Path) -> bool:
+    """Whether the symlink ``link`` (placed under ``root``) points inside ``root``, lexically."""
+    target = link.readlink()
+    if target.is_absolute():
+        return False
+    resolved = Path(os.path.normpath(link.parent.absolute() / target))
+    return resolved.is_relative_to(root.absolute())
+
+
+def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) -> None:
+    """Copy ``src`` to ``dest`` (recursively), skipping special files and escaping links."""
+    try:
+        if src.is_symlink():
+            dest.symlink_to(src.readlink())
+            if not _link_stays_inside(dest, root):
+                dest.unlink()
+                skipped.append(f"{rel} (a symlink leading outside the workspace)")
+        elif src.is_dir():
+            dest.mkdir()
+            for child in sorted(src.iterdir()):
+                _safe_copy(child, dest / child.name, root, f"{rel}/{child.name}", skipped)
+            shutil.copymode(src, dest)
+            dest.chmod(dest.stat().st_mode | 0o700)
+        elif src.is_file():
+            shutil.copy2(src, dest, follow_symlinks=False)
+        else:
+            skipped.append(f"{rel} (not a regular file, folder or symlink)")
+    except OSError as exc:  # unreadable entries are the candidate's problem, not the judge's
+        skipped.append(f"{rel} (unreadable: {exc.strerror or exc})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -795,7 +893,9 @@ class CommandResult:
     def describe(self) -> str:
         """One line for notes: how the command ended."""
         if self.error:
-            return f"could not start: {self.error}"
+            return (
+                self.error if self.error.startswith("not run") else f"could not start: {self.error}"
+            )
         if self.timed_out:
             return "timed out"
         tail = self.stderr.strip().splitlines()[-1:] if self.returncode else []
@@ -811,6 +911,83 @@ def kill_group(process: subprocess.Popen[Any]) -> None:
     """Kill the process group of ``process`` (the command and every child it left)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+
+
+RUN_TOKEN_VARIABLE = "BENCHLIB_RUN_TOKEN"
+_TOKENS = itertools.count(1)
+
+
+def run_token() -> str:
+    """A token unique to one candidate process tree (pid, counter and a monotonic clock)."""
+    return f"{os.getpid()}-{next(_TOKENS)}-{time.monotonic_ns()}"
+
+
+def sweep(token: str, group: int | None = None) -> list[int]:
+    """Kill every live process of ``group`` or whose environment carries ``token``.
+
+    A child that left its process group (``setsid``, a daemonizing double fork) escapes
+    :func:`kill_group` but still inherits the environment the judge gave the command, so the
+    token finds it (Linux ``/proc``; elsewhere only the group is killed). Returns once every
+    process found is dead (or after two seconds), so nothing writes to a fixture after the
+    judge starts reading it. Returns the pids killed.
+    """
+    needle = f"{RUN_TOKEN_VARIABLE}={token}".encode()
+    killed: list[int] = []
+    for _ in range(3):  # a process may fork while it is being swept
+        found = [p for p in _proc_pids() if p not in killed and _swept(p, needle, group)]
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        killed.extend(found)
+        if not found:
+            break
+        _await_death(found, time.monotonic() + 2.0)
+    return killed
+
+
+def _swept(pid: int, needle: bytes, group: int | None) -> bool:
+    fields = _stat_fields(pid)
+    if not fields or fields[0] in (b"Z", b"X"):
+        return False
+    in_group = group is not None and len(fields) > 2 and fields[2] == str(group).encode()
+    return in_group or needle in _environ_entries(pid)
+
+
+def _stat_fields(pid: int) -> list[bytes]:
+    """The fields of ``/proc/PID/stat`` after the command name (state, ppid, pgrp, ...)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            return stream.read().rsplit(b")", 1)[-1].split()
+    except OSError:
+        return []
+
+
+def _await_death(pids: Sequence[int], deadline: float) -> None:
+    """Wait until every pid is gone or a zombie (SIGKILL is delivered asynchronously)."""
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _alive(pid: int) -> bool:
+    state = _stat_fields(pid)[:1]
+    return bool(state) and state not in ([b"Z"], [b"X"])
+
+
+def _proc_pids() -> list[int]:
+    try:
+        names = [entry.name for entry in Path("/proc").iterdir()]
+    except OSError:
+        return []
+    mine = os.getpid()
+    return sorted(int(n) for n in names if n.isdigit() and int(n) != mine)
+
+
+def _environ_entries(pid: int) -> list[bytes]:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as stream:
+            return stream.read().split(b"\0")
+    except OSError:
+        return []
 
 
 def run_command(
@@ -830,13 +1007,19 @@ def run_command(
     scratch.mkdir(parents=True, exist_ok=True)
     out_path = Path(tempfile.mkstemp(prefix="stdout-", dir=scratch)[1])
     err_path = Path(tempfile.mkstemp(prefix="stderr-", dir=scratch)[1])
+    token = run_token()
+    variables = dict(env) if env is not None else clean_env()
+    variables[RUN_TOKEN_VARIABLE] = token
     timed_out = False
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        source = open(stdin, "rb") if stdin else subprocess.DEVNULL  # noqa: SIM115
+        try:
+            source = open(stdin, "rb") if stdin else subprocess.DEVNULL  # noqa: SIM115
+        except OSError as exc:
+            return CommandResult(list(argv), None, False, "", "", out_path, f"stdin: {exc}")
         try:
             process = subprocess.Popen(
                 list(argv), cwd=cwd, stdin=source, stdout=out, stderr=err,
-                env=dict(env) if env is not None else clean_env(), start_new_session=True,
+                env=variables, start_new_session=True,
             )  # fmt: skip
         except OSError as exc:
             return CommandResult(list(argv), None, False, "", "", out_path, str(exc))
@@ -849,6 +1032,7 @@ def run_command(
             timed_out = True
         kill_group(process)
         process.wait()
+        sweep(token, group=process.pid)
     code = None if timed_out else process.returncode
     return CommandResult(list(argv), code, timed_out, _head(out_path), _head(err_path), out_path)
 
@@ -871,7 +1055,11 @@ class ServiceHandle:
         return f"http://127.0.0.1:{self.port}"
 
 
+_LISTENING = re.compile(rb"^LISTENING (\d{1,5})\r?\n", re.MULTILINE)
+
+
 def _await_listening(process: subprocess.Popen[bytes], deadline: float) -> int:
+    """Read the service's stdout until a complete ``LISTENING <port>`` line arrives."""
     assert process.stdout is not None
     buffer = b""
     while time.monotonic() < deadline:
@@ -883,11 +1071,15 @@ def _await_listening(process: subprocess.Popen[bytes], deadline: float) -> int:
         chunk = os.read(process.stdout.fileno(), 4096)
         if not chunk:
             break
-        buffer += chunk
-        match = re.search(rb"^LISTENING (\d+)\r?$", buffer, re.MULTILINE)
-        if match:
+        buffer = (buffer + chunk)[-CAPTURE_LIMIT:]
+        match = _LISTENING.search(buffer)
+        if match and 0 < int(match.group(1)) < 65536:
             return int(match.group(1))
-    raise RuntimeError("service did not print 'LISTENING <port>' in time")
+    with contextlib.suppress(subprocess.TimeoutExpired):  # EOF: it is most likely exiting
+        process.wait(timeout=1.0)
+    code = process.poll()
+    state = "still running" if code is None else f"exited with status {code}"
+    raise RuntimeError(f"service did not print 'LISTENING <port>' in time ({state})")
 
 
 def _drain(stream: IO[bytes]) -> None:
@@ -904,10 +1096,12 @@ def start_service(
 
     The service's process group is always killed on exit, whatever happened.
     """
+    token = run_token()
+    variables = dict(env) if env is not None else clean_env()
+    variables[RUN_TOKEN_VARIABLE] = token
     process = subprocess.Popen(
         [*argv, "--port", "0"], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, env=dict(env) if env is not None else clean_env(),
-        start_new_session=True,
+        stderr=subprocess.DEVNULL, env=variables, start_new_session=True,
     )  # fmt: skip
     try:
         port = _await_listening(process, time.monotonic() + timeout)
@@ -917,6 +1111,10 @@ def start_service(
     finally:
         kill_group(process)
         process.wait()
+        sweep(token, group=process.pid)
+        if process.stdout is not None:
+            with contextlib.suppress(OSError):
+                process.stdout.close()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -946,6 +1144,8 @@ class Files:
             raise CheckFailed(f"{rel}: path escapes the fixture")
         if path.is_symlink():
             raise CheckFailed(f"{rel}: is a symlink; a regular file was expected")
+        if not path.resolve().is_relative_to(self.root.resolve()):
+            raise CheckFailed(f"{rel}: a symlinked folder leads outside the fixture")
         return path
 
     def exists(self, rel: str) -> bool:
@@ -1310,7 +1510,7 @@ def run_check(check: Check, run: Run) -> Outcome:
         check.function(run)
     except CheckFailed as exc:
         return Outcome(check.name, check.level, run.fixture, False, _clip(str(exc)))
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a crashing check fails; the others still run
         where = traceback.extract_tb(exc.__traceback__)[-1]
         note = f"check crashed: {type(exc).__name__}: {exc} (line {where.lineno})"
         return Outcome(check.name, check.level, run.fixture, False, _clip(note))
@@ -1332,11 +1532,41 @@ def entry_point_problem(argv: Sequence[str], root: Path, python: str) -> str:
     """
     argv = list(argv)
     if argv and argv[0] in PYTHON_NAMES:
-        if len(argv) >= 3 and argv[1] == "-m":
-            return _module_problem(argv[2], root)
-        script = next((a for a in argv[1:] if not a.startswith("-")), "")
-        return _source_problem(root / script, script) if script else "no script given"
+        kind, target = python_target(argv)
+        if kind == "module":
+            return _module_problem(target, root)
+        if kind == "script":
+            return _source_problem(root / target, target)
+        return target
     return "" if argv and (shutil.which(argv[0]) or (root / argv[0]).is_file()) else "not found"
+
+
+_OPTIONS_WITH_VALUE = ("-X", "-W", "--check-hash-based-pycs")
+
+
+def python_target(argv: Sequence[str]) -> tuple[str, str]:
+    """What ``python [options] ...`` runs.
+
+    Returns:
+        ``("module", name)``, ``("script", path)``, or ``("", why not)`` for inline code
+        (``-c``), a program read from stdin, or nothing at all.
+    """
+    args = list(argv[1:])
+    while args:
+        arg = args.pop(0)
+        if arg == "-m":
+            return ("module", args[0]) if args else ("", "-m names no module")
+        if arg.startswith("-m"):
+            return "module", arg[2:]
+        if arg.startswith("-c"):
+            return "", "runs inline code (-c), not a module or script"
+        if arg == "-":
+            return "", "reads its program from standard input"
+        if arg in _OPTIONS_WITH_VALUE and args:
+            args.pop(0)
+        elif not arg.startswith("-"):
+            return "script", arg
+    return "", "names no module or script"
 
 
 def _module_problem(module: str, root: Path) -> str:
@@ -1403,14 +1633,19 @@ class Judge:
         parser.add_argument("--python", default=sys.executable, help="interpreter for commands")
         parser.add_argument("--fixture-cache", type=Path, help="reuse materialized fixtures")
         args = parser.parse_args(argv)
+        stdout = sys.stdout
         try:
-            verdict = self.evaluate(args.workspace, python=args.python, cache=args.fixture_cache)
+            # Anything an authored check prints goes to stderr: stdout carries one object.
+            with contextlib.redirect_stdout(sys.stderr):
+                verdict = self.evaluate(
+                    args.workspace, python=args.python, cache=args.fixture_cache
+                )
             code = 0
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # a verdict is printed whatever went wrong
             verdict = error_verdict(f"judge error: {type(exc).__name__}: {exc}")
             code = 1
-        sys.stdout.write(json.dumps(verdict, sort_keys=True) + "\n")
-        sys.stdout.flush()
+        stdout.write(json.dumps(verdict, sort_keys=True) + "\n")
+        stdout.flush()
         return code
 
     def evaluate(
@@ -1419,10 +1654,24 @@ class Judge:
         """Judge ``workspace`` (read only) and return the verdict mapping."""
         if not workspace.is_dir():
             raise RuntimeError(f"workspace {workspace} is not a folder")
+        self.validate()
         layout = Layout.from_task(self.task_dir, self.task)
         with tempfile.TemporaryDirectory(prefix="benchlib-judge-") as tmp:
             trial = _Trial(self, layout, Path(tmp), workspace.resolve(), python, cache)
             return trial.verdict()
+
+    def validate(self) -> None:
+        """Raise :class:`JudgeDefect` when the declared checks cannot decide every level."""
+        if not any(c.level == 3 for c in self.main_checks):
+            raise JudgeDefect("the judge declares no level-3 check, so level 3 is undecidable")
+
+
+class JudgeDefect(Exception):
+    """Raised when a judge's own declarations make a sound verdict impossible."""
+
+
+def _not_run(command: Mapping[str, Any], why: str) -> CommandResult:
+    return CommandResult(list(command["argv"]), None, False, "", "", None, f"not run: {why}")
 
 
 def _bind_expectation(spec: Mapping[str, Any]) -> Callable[[Run], None]:
@@ -1462,10 +1711,16 @@ class _Trial:
             )
         ready = self.cache / fixture
         if not ready.is_dir():
-            building = Path(tempfile.mkdtemp(prefix=f"{fixture}-", dir=self.cache))
-            materialize(self.layout, building, fixture=fixture, python=self.python)
-            with contextlib.suppress(OSError):
+            self.cache.mkdir(parents=True, exist_ok=True)
+            building = Path(tempfile.mkdtemp(prefix=f".{fixture}-", dir=self.cache))
+            try:
+                materialize(self.layout, building, fixture=fixture, python=self.python)
                 building.rename(ready)
+            except OSError:
+                if not ready.is_dir():  # not a lost race with a concurrent judge
+                    raise
+            finally:
+                remove_path(building)
         return ready
 
     def prepare(self, fixture: str) -> Run:
@@ -1473,7 +1728,10 @@ class _Trial:
         pristine = self.pristine(fixture)
         root = self.tmp / f"run-{fixture}"
         shutil.copytree(pristine, root, symlinks=True)
-        overlay(self.workspace, root, self.layout.editable)
+        skipped: list[str] = []
+        overlay(self.workspace, root, self.layout.editable, skipped)
+        if fixture == "main":
+            self.notes.extend(_clip(f"workspace: left out {s}") for s in skipped[:5])
         return Run(fixture, root, Files(root), Files(pristine))
 
     def execute(self, run: Run) -> None:
@@ -1485,7 +1743,10 @@ class _Trial:
                 ensure_parent(target)
                 target.write_text(handle.url + "\n", encoding="utf-8")
             for command in self.judge.task["commands"]:
-                run.results.append(self.run_one(command, run.root))
+                if run.results and run.results[-1].timed_out:  # the fixture is lost already
+                    run.results.append(_not_run(command, "an earlier command timed out"))
+                else:
+                    run.results.append(self.run_one(command, run.root))
 
     def start(
         self, service: Mapping[str, Any], root: Path
@@ -1602,17 +1863,23 @@ def make_verdict(
     """Compute the progress level monotonically and build the verdict.
 
     Level 1 needs the commands to start, 2 the workflow to complete with parseable outputs,
-    3 every level-3 check, 4 every main check, 5 the edge as well. A level above 2 needs at
-    least one executed main check (a task without checks cannot pass vacuously).
+    3 every level-3 check (at least one), 4 every main check, 5 the edge as well. Checks run
+    only once the workflow completed, so ``main`` is empty below level 2 and otherwise holds
+    one ``(level, passed)`` pair per declared main check.
+
+    Raises:
+        ValueError: When the inputs break those rules (the verdict would break the
+            contract: a level reached with no executed check, or counts that disagree).
     """
+    _require_consistent(started, completed, main, main_total)
     passed = sum(ok for _, ok in main)
     core = [ok for level, ok in main if level == 3]
     level = 0
     for reached, gate in (
         (1, started),
         (2, completed),
-        (3, bool(main) and all(core)),
-        (4, bool(main) and passed == main_total),
+        (3, bool(core) and all(core)),
+        (4, passed == main_total),
         (5, edge_passed),
     ):
         if not gate:
@@ -1627,3 +1894,19 @@ def make_verdict(
         "notes": list(notes)[:50],
         "checks": list(checks),
     }
+
+
+def _require_consistent(
+    started: bool, completed: bool, main: Sequence[tuple[int, bool]], main_total: int
+) -> None:
+    """Reject inputs from which no contract-abiding verdict can be built."""
+    if main_total < 1:
+        raise ValueError("a judge needs at least one main check")
+    if completed and not started:
+        raise ValueError("the workflow cannot complete without starting")
+    if main and not completed:
+        raise ValueError("main checks ran although the workflow did not complete")
+    if completed and len(main) != main_total:
+        raise ValueError(f"{len(main)} main outcomes for {main_total} declared checks")
+    if main and not any(level == 3 for level, _ in main):
+        raise ValueError("no level-3 check among the main checks")

@@ -16,7 +16,9 @@ from sdk.build import build
 from tests.conftest import MINIMAL_TASK
 
 
-def test_vocabulary_is_frozen_with_provenance(cli: Callable[..., Any], make_task: Callable[..., Path]) -> None:
+def test_vocabulary_is_frozen_with_provenance(
+    cli: Callable[..., Any], make_task: Callable[..., Path]
+) -> None:
     task = make_task()
     result = cli("vocab", "cities", "--provider", "city", "--count", "25", "--task", task)
     assert result.exit_code == 0, result.output

@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # keep __pycache__ out of the task and corpus folders
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
@@ -78,6 +80,7 @@ TASK = {
             "wrap": None,
             "generator": None,
             "stage": "initial",
+            "writes": [],
         }
     ],
     "edge_files": [
@@ -98,6 +101,7 @@ TASK = {
             "wrap": None,
             "generator": None,
             "stage": "initial",
+            "writes": [],
         }
     ],
     "anchors": {

@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # keep __pycache__ out of the task and corpus folders
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import benchlib
@@ -28,7 +30,7 @@ TASK = {
             "cwd": ".",
             "stdin": None,
             "stage": "initial",
-            "timeout": 120.0,
+            "timeout": 10.0,
         }
     ],
     "outputs": [

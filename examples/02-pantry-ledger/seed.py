@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # keep __pycache__ out of the task and corpus folders
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
@@ -59,6 +61,7 @@ TASK = {
             "wrap": None,
             "generator": None,
             "stage": "initial",
+            "writes": [],
         },
         {
             "path": "inputs/returns.csv",
@@ -83,6 +86,7 @@ TASK = {
             "wrap": None,
             "generator": None,
             "stage": "returns",
+            "writes": [],
         },
     ],
     "edge_files": [
@@ -103,6 +107,7 @@ TASK = {
             "wrap": None,
             "generator": None,
             "stage": "initial",
+            "writes": [],
         },
         {
             "path": "inputs/returns.csv",
@@ -117,6 +122,7 @@ TASK = {
             "wrap": None,
             "generator": None,
             "stage": "initial",
+            "writes": [],
         },
     ],
     "anchors": {

@@ -1,0 +1,76 @@
+"""The isolation control: private names, contents and values never reach the workspace."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from pathlib import Path
+
+from sdk.check.isolation import isolation_problems, leak_candidates
+from sdk.runtime import benchlib
+from sdk.spec.load import load_task
+from sdk.workspace import create_workspace
+from tests.check.conftest import CopyExample
+
+
+def _workspace(task: Path, tmp_path: Path, python: str) -> Path:
+    ws = create_workspace(task, tmp_path / "ws", stage=None, python=python)
+    benchlib.make_writable(ws)
+    return ws
+
+
+def test_the_runner_workspace_is_clean(example: CopyExample, tmp_path: Path, python: str) -> None:
+    for name in ("01-grade-summary", "02-pantry-ledger"):
+        task = example(name)
+        ws = create_workspace(task, tmp_path / name, stage=None, python=python)
+        assert isolation_problems(load_task(task), ws) == []
+
+
+def test_private_names_are_found(example: CopyExample, tmp_path: Path, python: str) -> None:
+    task = example("01-grade-summary")
+    ws = _workspace(task, tmp_path, python)
+    (ws / "solution" / "judge.py").write_text("print('hi')\n", "utf-8")
+    (ws / "witnesses").mkdir()
+    assert isolation_problems(load_task(task), ws) == [
+        "solution/judge.py: a private file name",
+        "witnesses/: a private folder at the workspace root",
+    ]
+
+
+def test_a_copied_reference_file_is_found_by_content(
+    example: CopyExample, tmp_path: Path, python: str
+) -> None:
+    task = example("01-grade-summary")
+    ws = _workspace(task, tmp_path, python)
+    shutil.copy(task / "reference" / "solution" / "grades.py", ws / "inputs" / "helper.txt")
+    shutil.copy(task / "reference" / "solution" / "__init__.py", ws / "inputs" / "empty.txt")
+    problems = isolation_problems(load_task(task), ws)
+    assert problems == [
+        "inputs/helper.txt: same content as the private reference/solution/grades.py"
+    ]
+
+
+def test_private_values_are_found_even_compressed(
+    example: CopyExample, tmp_path: Path, python: str
+) -> None:
+    task = example("01-grade-summary")
+    toml = task / "task.toml"
+    text = toml.read_text("utf-8")
+    toml.write_text(
+        text.replace('pressure = "N"\n', 'pressure = "N"\nprivate = ["SECRET-TOKEN-42"]\n')
+    )
+    ws = _workspace(task, tmp_path, python)
+    (ws / "inputs" / "notes.txt").write_text("the token is SECRET-TOKEN-42\n", "utf-8")
+    (ws / "inputs" / "archive.log.gz").write_bytes(
+        gzip.compress(b"x" * 5_000_000 + b"SECRET-TOKEN-42")
+    )
+    problems = isolation_problems(load_task(task), ws)
+    assert problems == [
+        "inputs/archive.log.gz: contains the private value 'SECRET-TOKEN-42'",
+        "inputs/notes.txt: contains the private value 'SECRET-TOKEN-42'",
+    ]
+
+
+def test_expected_values_copied_from_input_records_are_not_leaks(example: CopyExample) -> None:
+    spec = load_task(example("02-pantry-ledger"))
+    assert leak_candidates(spec) == []  # its only distinctive value, 2025-04-03, is an input date

@@ -1,0 +1,152 @@
+"""Smaller parts of the runner: judge verdict parsing, archives, replay sources, ids."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from sdk.errors import UsageError
+from sdk.run import builtin, records
+from sdk.run.archive import write_archive
+from sdk.run.judging import judge_argv, verdict_from
+from sdk.run.tasks import task_info
+from sdk.runtime.benchlib import CommandResult
+from tests.run.conftest import MULTI
+
+GOOD = {
+    "status": "pass", "progress_level": 5, "main_checks_passed": 2, "main_checks_total": 2,
+    "edge_check_passed": True, "notes": [],
+}  # fmt: skip
+
+
+def finished(code: int | None = 0, *, timed_out: bool = False) -> CommandResult:
+    return CommandResult(["judge"], code, timed_out, "", "boom")
+
+
+def test_verdict_is_the_last_json_object_line() -> None:
+    text = "progress...\n" + json.dumps({**GOOD, "status": "fail", "progress_level": 4})
+    text += "\n" + json.dumps(GOOD) + "\ntrailing words\n"
+    verdict = verdict_from(text, finished(), 1.5)
+    assert (verdict.status, verdict.progress_level, verdict.seconds) == ("pass", 5, 1.5)
+    assert verdict.strict_pass
+
+
+@pytest.mark.parametrize(
+    ("text", "result", "note"),
+    [
+        ("", finished(1), "judge printed no JSON verdict (exit status 1: boom)"),
+        ("[1]", finished(), "judge printed no JSON verdict"),
+        (json.dumps(GOOD), finished(None, timed_out=True), "judge timed out"),
+        (json.dumps({**GOOD, "progress_level": 4}), finished(), "status pass must coincide"),
+        (json.dumps({**GOOD, "progress_level": 9}), finished(), "progress_level 9"),
+        (json.dumps({**GOOD, "notes": "x"}), finished(), "notes is not a list"),
+        (json.dumps({**GOOD, "status": "maybe"}), finished(), "status 'maybe'"),
+    ],
+)
+def test_broken_judges_give_error_verdicts(text: str, result: CommandResult, note: str) -> None:
+    verdict = verdict_from(text, result, 0.1)
+    assert (verdict.status, verdict.progress_level) == ("error", 0)
+    assert note in verdict.notes[0]
+
+
+def test_judge_command_line() -> None:
+    task = task_info(MULTI)
+    argv = judge_argv(task, Path("/w"), "/py", Path("/cache"))
+    assert argv == ["/py", "judge.py", "--workspace", "/w", "--python", "/py",
+                    "--fixture-cache", "/cache"]  # fmt: skip
+
+
+def _tree(root: Path) -> Path:
+    (root / "solution").mkdir(parents=True)
+    (root / "solution" / "a.py").write_text("print(1)\n", encoding="utf-8")
+    (root / "inputs").mkdir()
+    (root / "inputs" / "data.csv").write_text("x\n", encoding="utf-8")
+    (root / "inputs" / "data.csv").chmod(0o444)
+    (root / "solution" / "link").symlink_to("a.py")
+    return root
+
+
+def test_archives_are_deterministic(tmp_path: Path) -> None:
+    first, second = _tree(tmp_path / "one"), _tree(tmp_path / "two")
+    write_archive(first, tmp_path / "1.tar.gz")
+    write_archive(second, tmp_path / "2.tar.gz")
+    assert (tmp_path / "1.tar.gz").read_bytes() == (tmp_path / "2.tar.gz").read_bytes()
+    with tarfile.open(tmp_path / "1.tar.gz") as tar:
+        members = tar.getmembers()
+    assert [m.name for m in members] == [
+        "inputs", "inputs/data.csv", "solution", "solution/a.py", "solution/link"
+    ]  # fmt: skip
+    assert members[1].mode == 0o444 and members[4].linkname == "a.py"
+    assert {(m.uid, m.uname, m.mtime) for m in members} == {(0, "", 0)}
+
+
+def test_editable_archive_holds_only_editable_paths(tmp_path: Path) -> None:
+    root = _tree(tmp_path / "ws")
+    write_archive(root, tmp_path / "a.tar.gz", ("solution/", "output/"))
+    data = gzip.decompress((tmp_path / "a.tar.gz").read_bytes())
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        assert tar.getnames() == ["solution", "solution/a.py", "solution/link"]
+
+
+def test_replay_uses_per_stage_reference_folders_when_present(tmp_path: Path) -> None:
+    reference = tmp_path / "reference"
+    (reference / "solution").mkdir(parents=True)
+    assert builtin.source_for(reference, "returns") == reference
+    (reference / "stages" / "returns").mkdir(parents=True)
+    assert builtin.source_for(reference, "returns") == reference / "stages" / "returns"
+    assert builtin.source_for(reference, "initial") == reference
+
+
+def test_builtin_rejects_unknown_mode() -> None:
+    assert builtin.main(["dance"]) == 2
+
+
+def test_run_ids_and_arm_names() -> None:
+    assert records.run_id_for("cand-1", "02-pantry-ledger", "primary", 7) == (
+        "cand-1--02-pantry-ledger--r007"
+    )
+    assert records.run_id_for("a", "t", "diagnostic", 1) == "a--t--d001"
+    for bad in ("", "-x", "a/b", "a b", "x" * 65):
+        with pytest.raises(UsageError):
+            records.check_arm(bad)
+
+
+def test_newer_database_schema_is_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / records.DB_NAME
+    sqlite3.connect(path).execute("PRAGMA user_version = 99").connection.commit()
+    with pytest.raises(records.RecordsError, match="schema version 99"):
+        records.connect(path)
+
+
+def test_fifos_are_left_out_of_archives_without_blocking(tmp_path: Path) -> None:
+    import os
+
+    root = _tree(tmp_path / "ws")
+    os.mkfifo(root / "solution" / "pipe")
+    skipped = write_archive(root, tmp_path / "a.tar.gz")
+    assert skipped == ["solution/pipe"]
+
+
+def test_judge_process_closes_its_files(tmp_path: Path) -> None:
+    import sys
+
+    from sdk.run.judging import run_process
+
+    def descriptors() -> int:
+        return len(list(Path("/proc/self/fd").iterdir()))
+
+    argv = [sys.executable, "-c", "print('{}')"]
+    run_process(argv, cwd=tmp_path, timeout=30, scratch=tmp_path / "s")
+    before = descriptors()
+    for _ in range(3):
+        result = run_process(argv, cwd=tmp_path, timeout=30, scratch=tmp_path / "s")
+        assert result.returncode == 0
+    assert descriptors() == before
+    assert (tmp_path / "s" / "judge.stdout").read_text() == "{}\n"

@@ -1,0 +1,119 @@
+"""A whole judge run: one JSON object on stdout whatever the authored checks do."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from sdk.pythons import default_python
+from sdk.runtime import benchlib
+from sdk.workspace import create_workspace
+from tests.check.conftest import copy_example
+
+NOISY_CHECKS = """
+
+@judge.check(level=4)
+def prints_to_stdout(run: benchlib.Run) -> None:
+    print("debugging output that must not reach stdout")
+    benchlib.expect(True, "fine")
+
+
+@judge.check(level=4)
+def exits(run: benchlib.Run) -> None:
+    raise SystemExit(3)
+
+"""
+
+
+def _judge(task: Path, workspace: Path, cache: Path | None = None) -> tuple[dict[str, Any], str]:
+    argv = [default_python(), "judge.py", "--workspace", str(workspace)]
+    argv += ["--fixture-cache", str(cache)] if cache else []
+    done = subprocess.run(argv, cwd=task, capture_output=True, text=True, timeout=120, check=False)
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1, done.stdout
+    assert done.returncode == (1 if '"status": "error"' in lines[0] else 0)
+    verdict: dict[str, Any] = json.loads(lines[0])
+    return verdict, done.stderr
+
+
+def _reference_workspace(task: Path, tmp_path: Path) -> Path:
+    workspace = create_workspace(task, tmp_path / "ws", stage=None, python=default_python())
+    benchlib.copy_tree(task / "reference" / "solution", workspace / "solution")
+    return workspace
+
+
+def test_authored_prints_and_exits_cannot_break_the_verdict(tmp_path: Path) -> None:
+    task = copy_example(tmp_path / "corpus", "01-grade-summary")
+    judge = task / "judge.py"
+    text = judge.read_text("utf-8")
+    judge.write_text(
+        text.replace("# endregion authored", NOISY_CHECKS + "# endregion authored"), "utf-8"
+    )
+    verdict, stderr = _judge(task, _reference_workspace(task, tmp_path))
+    assert verdict["progress_level"] == 3
+    assert verdict["main_checks_passed"] == 8 and verdict["main_checks_total"] == 9
+    assert "main: exits: check crashed: SystemExit: 3" in " ".join(verdict["notes"])
+    assert "debugging output" in stderr
+
+
+def test_a_judge_without_core_checks_reports_an_error(tmp_path: Path) -> None:
+    task = copy_example(tmp_path / "corpus", "01-grade-summary")
+    judge = task / "judge.py"
+    judge.write_text(
+        judge.read_text("utf-8").replace("@judge.check(level=3)", "@judge.check(level=4)"), "utf-8"
+    )
+    verdict, _ = _judge(task, _reference_workspace(task, tmp_path))
+    assert verdict["status"] == "error"
+    assert verdict["notes"] == [
+        "judge error: JudgeDefect: the judge declares no level-3 check, so level 3 is undecidable"
+    ]
+
+
+def test_the_fixture_cache_is_built_once_and_reused(tmp_path: Path) -> None:
+    task = copy_example(tmp_path / "corpus", "02-pantry-ledger")
+    workspace = _reference_workspace(task, tmp_path)
+    cache = tmp_path / "cache"
+    first, _ = _judge(task, workspace, cache)
+    built = benchlib.tree_entries(cache)
+    second, _ = _judge(task, workspace, cache)
+    assert first == second and first["progress_level"] == 5
+    assert benchlib.tree_entries(cache) == built
+    assert sorted(p.name for p in cache.iterdir()) == ["edge", "main"]
+
+
+SEED = """\
+import argparse, pathlib
+parser = argparse.ArgumentParser()
+for flag in ("--out", "--fixture", "--stage"):
+    parser.add_argument(flag)
+parser.add_argument("--only", action="store_true")
+pathlib.Path(parser.parse_args().out, "inputs").mkdir(parents=True, exist_ok=True)
+"""
+
+
+def test_commands_after_a_timeout_are_not_run(tmp_path: Path) -> None:
+    task_dir, workspace = tmp_path / "task", tmp_path / "ws"
+    (task_dir).mkdir()
+    (task_dir / "seed.py").write_text(SEED, "utf-8")
+    (workspace / "solution").mkdir(parents=True)
+    (workspace / "solution" / "slow.py").write_text("import time\ntime.sleep(120)\n", "utf-8")
+    command = {"run": "python -m solution.slow", "argv": ["python", "-m", "solution.slow"]}
+    command |= {"cwd": ".", "stdin": None, "timeout": 1.0}
+    task = {"stages": ["initial"], "editable": ["solution/"], "outputs": []}
+    judge = benchlib.Judge(task | {"commands": [command, command]}, task_dir)
+
+    @judge.check(level=3)
+    def core(run: benchlib.Run) -> None:
+        benchlib.expect(True, "never reached")
+
+    started = time.monotonic()
+    verdict = judge.evaluate(workspace, python=default_python())
+    assert time.monotonic() - started < 15  # one timeout, not two
+    assert verdict["progress_level"] == 1
+    assert verdict["notes"] == [
+        "level 2: python -m solution.slow: timed out",
+        "level 2: python -m solution.slow: not run: an earlier command timed out",
+    ]

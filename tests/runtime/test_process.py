@@ -1,0 +1,131 @@
+"""benchlib's process plumbing: timeouts, process groups, escaped children, floods, services."""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from sdk.pythons import default_python
+from sdk.runtime import benchlib
+
+
+@pytest.fixture(scope="module")
+def python() -> str:
+    return default_python()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text("utf-8")
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
+
+
+def _wait_for(path: Path, seconds: float = 20.0) -> str:
+    deadline = time.monotonic() + seconds
+    while not path.exists() or not path.read_text("utf-8"):
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.05)
+    return path.read_text("utf-8")
+
+
+def _spawner(pid_file: Path, *, escape: bool, linger: bool) -> str:
+    return (
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'],"
+        f" start_new_session={escape})\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        + ("time.sleep(120)\n" if linger else "")
+    )
+
+
+def test_a_timeout_kills_the_command_and_its_lingering_child(tmp_path: Path, python: str) -> None:
+    pid_file = tmp_path / "child.pid"
+    started = time.monotonic()
+    result = benchlib.run_command(
+        [python, "-c", _spawner(pid_file, escape=False, linger=True)],
+        cwd=tmp_path, timeout=3.0, scratch=tmp_path / "scratch",
+    )  # fmt: skip
+    assert result.timed_out and result.returncode is None and not result.ok
+    assert result.describe() == "timed out"
+    assert time.monotonic() - started < 15
+    assert not _alive(int(_wait_for(pid_file)))
+
+
+def test_a_child_that_left_the_group_is_swept(tmp_path: Path, python: str) -> None:
+    pid_file = tmp_path / "child.pid"
+    result = benchlib.run_command(
+        [python, "-c", _spawner(pid_file, escape=True, linger=False)],
+        cwd=tmp_path, timeout=20.0, scratch=tmp_path / "scratch",
+    )  # fmt: skip
+    assert result.ok
+    assert not _alive(int(_wait_for(pid_file)))
+
+
+def test_a_flood_is_kept_on_disk_and_only_its_head_in_memory(tmp_path: Path, python: str) -> None:
+    result = benchlib.run_command(
+        [python, "-c", "import sys; sys.stdout.write('x' * 5_000_000); sys.exit(3)"],
+        cwd=tmp_path, timeout=20.0, scratch=tmp_path / "scratch",
+    )  # fmt: skip
+    assert result.returncode == 3 and result.describe() == "exit status 3"
+    assert len(result.stdout) == benchlib.CAPTURE_LIMIT
+    assert result.stdout_path is not None and result.stdout_path.stat().st_size == 5_000_000
+
+
+def test_a_missing_program_is_reported_not_raised(tmp_path: Path) -> None:
+    result = benchlib.run_command(
+        ["/no/such/program"], cwd=tmp_path, timeout=5.0, scratch=tmp_path / "scratch"
+    )
+    assert result.returncode is None and "could not start" in result.describe()
+
+
+SERVER = """\
+import http.server, sys
+port = int(sys.argv[sys.argv.index("--port") + 1])
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"pong " + self.path.encode())
+    def log_message(self, *args):
+        pass
+server = http.server.HTTPServer(("127.0.0.1", port), Handler)
+print("serving soon")
+print("LISTENING", server.server_address[1], flush=True)
+server.serve_forever()
+"""
+
+
+def test_a_service_is_reachable_and_torn_down(tmp_path: Path, python: str) -> None:
+    (tmp_path / "server.py").write_text(SERVER, "utf-8")
+    with benchlib.start_service([python, "server.py"], cwd=tmp_path) as service:
+        assert service.url == f"http://127.0.0.1:{service.port}"
+        with urllib.request.urlopen(service.url + "/ping", timeout=10) as response:
+            assert response.read() == b"pong /ping"
+        process = service.process
+    assert process.poll() is not None
+
+
+def test_a_listening_line_is_read_whole(tmp_path: Path, python: str) -> None:
+    script = (
+        "import sys, time\n"
+        "sys.stdout.write('LISTENING 1'); sys.stdout.flush(); time.sleep(0.5)\n"
+        "sys.stdout.write('2345\\n'); sys.stdout.flush(); time.sleep(60)\n"
+    )
+    with benchlib.start_service([python, "-c", script], cwd=tmp_path) as service:
+        assert service.port == 12345
+
+
+def test_a_service_that_dies_fails_fast(tmp_path: Path, python: str) -> None:
+    started = time.monotonic()
+    service = benchlib.start_service(
+        [python, "-c", "raise SystemExit(1)"], cwd=tmp_path, timeout=30
+    )
+    message = r"did not print 'LISTENING <port>' in time \(exited with status 1\)"
+    with pytest.raises(RuntimeError, match=message), service:
+        pass
+    assert time.monotonic() - started < 20
