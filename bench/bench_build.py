@@ -15,9 +15,9 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import median_seconds, synthetic_corpus  # noqa: E402
-from sdk import build as build_module  # noqa: E402
-from sdk.render import format as format_module  # noqa: E402
+from bench.common import median_seconds, synthetic_corpus
+from sdk import build as build_module
+from sdk.render import format as format_module
 
 
 def main() -> None:
@@ -40,7 +40,9 @@ def main() -> None:
             return result
 
         with mock.patch.object(build_module, "format_sources", timed_format):
-            total, samples = median_seconds(lambda: build_module.build(tasks, check=True), args.runs)
+            total, samples = median_seconds(
+                lambda: build_module.build(tasks, check=True), args.runs
+            )
         ruff = sorted(ruff_times)[len(ruff_times) // 2]
         per_task = (total - ruff) / len(tasks)
         print(f"tasks={len(tasks)} runs={args.runs}")

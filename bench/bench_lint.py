@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import EXAMPLES, REPO, median_seconds, synthetic_corpus  # noqa: E402
-from sdk.build import build  # noqa: E402
-from sdk.lint import lint_paths, purity  # noqa: E402
+from bench.common import EXAMPLES, REPO, median_seconds, synthetic_corpus
+from sdk.build import build
+from sdk.lint import lint_paths, purity
 
 
 def cold_lint(paths: list[Path]) -> None:
@@ -37,9 +37,9 @@ def main() -> None:
         process, _ = median_seconds(lambda: subprocess.run([*cli, tmp], check=False), args.runs)
     real = [EXAMPLES, REPO / "tasks"]
     repo, _ = median_seconds(lambda: cold_lint(real), args.runs)
-    print(f"lint, 30-task synthetic corpus, library: median {library * 1000:.0f} ms (target <= 1000 ms)")
+    print(f"lint, 30-task corpus, library: median {library * 1000:.0f} ms (target <= 1000 ms)")
     print("  samples (ms): " + ", ".join(f"{s * 1000:.0f}" for s in samples))
-    print(f"lint, 30-task synthetic corpus, CLI process: median {process * 1000:.0f} ms")
+    print(f"lint, 30-task corpus, CLI process: median {process * 1000:.0f} ms")
     print(f"lint, examples/ + tasks/, library: median {repo * 1000:.0f} ms")
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sdk.build import build  # noqa: E402
-from sdk.pythons import default_python  # noqa: E402
-from sdk.runtime.benchlib import file_digest  # noqa: E402
+from sdk.build import build
+from sdk.pythons import default_python
+from sdk.runtime.benchlib import file_digest
 
 ROWS = 1_200_000
 TASK = f"""\
@@ -91,7 +91,13 @@ def main() -> None:
         build([task])
         seed_out, floor_out = Path(tmp) / "seeded", Path(tmp) / "floor.csv.gz"
         seed_argv = [python, "seed.py", "--out", str(seed_out)]
-        floor_argv = [python, str(Path(tmp) / "floor.py"), str(floor_out), str(20260831 + 19), str(ROWS)]
+        floor_argv = [
+            python,
+            str(Path(tmp) / "floor.py"),
+            str(floor_out),
+            str(20260831 + 19),
+            str(ROWS),
+        ]
         dsl, floor = [], []
         for _ in range(args.runs):
             dsl.append(timed(seed_argv, task))
@@ -101,8 +107,9 @@ def main() -> None:
         size = produced.stat().st_size
     ratio = statistics.median(dsl) / statistics.median(floor)
     print(f"python={python} rows={ROWS} runs={args.runs} compressed={size / 1e6:.1f} MB")
-    print(f"seed.py (DSL):        median {statistics.median(dsl):.2f} s  samples {[round(s, 2) for s in dsl]}")
-    print(f"hand-written floor:   median {statistics.median(floor):.2f} s  samples {[round(s, 2) for s in floor]}")
+    for name, samples in (("seed.py (DSL)", dsl), ("hand-written floor", floor)):
+        rounded = [round(s, 2) for s in samples]
+        print(f"{name:20}  median {statistics.median(samples):.2f} s  samples {rounded}")
     print(f"ratio DSL/floor: {ratio:.2f}x (target <= 1.3x); identical bytes: {same}")
     if not same:
         sys.exit("seed.py and the floor wrote different bytes")

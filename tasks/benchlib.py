@@ -56,6 +56,7 @@ GZIP_LEVEL = 6
 READ_LIMIT = 256 * 1024 * 1024
 CAPTURE_LIMIT = 64 * 1024
 NOTE_LIMIT = 300
+SEED_TIMEOUT = 900.0
 
 # ---------------------------------------------------------------------------------------------
 # files
@@ -122,11 +123,14 @@ def file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def tree_entries(root: Path) -> list[tuple[str, str, str]]:
+def tree_entries(
+    root: Path, digests: dict[tuple[int, ...], str] | None = None
+) -> list[tuple[str, str, str]]:
     """Return (relative path, mode, content digest) for every entry under ``root``, sorted.
 
     Folders have the digest ``-``; symlinks ``->target``; FIFOs, sockets and devices
-    ``special`` (they are never opened). Modes are octal permission bits.
+    ``special`` (they are never opened). Modes are octal permission bits. ``digests``, when
+    given, caches file digests by (device, inode, size, mtime) across calls.
     """
     entries = []
     for folder, dirs, files in os.walk(root):
@@ -142,10 +146,21 @@ def tree_entries(root: Path) -> list[tuple[str, str, str]]:
             elif stat.S_ISDIR(info.st_mode):
                 entries.append((rel, mode, "-"))
             elif stat.S_ISREG(info.st_mode):
-                entries.append((rel, mode, file_digest(path)))
+                entries.append((rel, mode, _cached_digest(path, info, digests)))
             else:
                 entries.append((rel, mode, "special"))
     return entries
+
+
+def _cached_digest(
+    path: Path, info: os.stat_result, digests: dict[tuple[int, ...], str] | None
+) -> str:
+    if digests is None:
+        return file_digest(path)
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    if key not in digests:
+        digests[key] = file_digest(path)
+    return digests[key]
 
 
 def tree_hash(root: Path) -> str:
@@ -666,12 +681,19 @@ def run_seed(
     python: str = sys.executable,
     only: bool = False,
 ) -> None:
-    """Run the task's seed.py into ``dest``; raise RuntimeError with its stderr on failure."""
+    """Run the task's seed.py into ``dest``; raise RuntimeError with its stderr on failure.
+
+    seed.py gets :data:`SEED_TIMEOUT` seconds: a hanging generator fails instead of hanging.
+    """
     argv = [python, "seed.py", "--out", str(dest), "--fixture", fixture, "--stage", str(stage)]
     argv += ["--only"] if only else []
-    done = subprocess.run(
-        argv, cwd=layout.task_dir, capture_output=True, text=True, check=False, env=clean_env()
-    )
+    try:
+        done = subprocess.run(
+            argv, cwd=layout.task_dir, capture_output=True, text=True, check=False,
+            env=clean_env(), timeout=SEED_TIMEOUT,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"seed.py did not finish within {SEED_TIMEOUT:.0f} s") from None
     if done.returncode != 0:
         raise RuntimeError(f"seed.py failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
 
@@ -871,7 +893,9 @@ class CommandResult:
     def describe(self) -> str:
         """One line for notes: how the command ended."""
         if self.error:
-            return f"could not start: {self.error}"
+            return (
+                self.error if self.error.startswith("not run") else f"could not start: {self.error}"
+            )
         if self.timed_out:
             return "timed out"
         tail = self.stderr.strip().splitlines()[-1:] if self.returncode else []
@@ -898,17 +922,19 @@ def run_token() -> str:
     return f"{os.getpid()}-{next(_TOKENS)}-{time.monotonic_ns()}"
 
 
-def sweep(token: str) -> list[int]:
-    """Kill every process whose environment carries ``token`` (Linux; elsewhere a no-op).
+def sweep(token: str, group: int | None = None) -> list[int]:
+    """Kill every live process of ``group`` or whose environment carries ``token``.
 
     A child that left its process group (``setsid``, a daemonizing double fork) escapes
     :func:`kill_group` but still inherits the environment the judge gave the command, so the
-    token finds it. Returns the pids killed.
+    token finds it (Linux ``/proc``; elsewhere only the group is killed). Returns once every
+    process found is dead (or after two seconds), so nothing writes to a fixture after the
+    judge starts reading it. Returns the pids killed.
     """
     needle = f"{RUN_TOKEN_VARIABLE}={token}".encode()
     killed: list[int] = []
     for _ in range(3):  # a process may fork while it is being swept
-        found = [p for p in _proc_pids() if p not in killed and needle in _environ_entries(p)]
+        found = [p for p in _proc_pids() if p not in killed and _swept(p, needle, group)]
         for pid in found:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
@@ -919,6 +945,23 @@ def sweep(token: str) -> list[int]:
     return killed
 
 
+def _swept(pid: int, needle: bytes, group: int | None) -> bool:
+    fields = _stat_fields(pid)
+    if not fields or fields[0] in (b"Z", b"X"):
+        return False
+    in_group = group is not None and len(fields) > 2 and fields[2] == str(group).encode()
+    return in_group or needle in _environ_entries(pid)
+
+
+def _stat_fields(pid: int) -> list[bytes]:
+    """The fields of ``/proc/PID/stat`` after the command name (state, ppid, pgrp, ...)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            return stream.read().rsplit(b")", 1)[-1].split()
+    except OSError:
+        return []
+
+
 def _await_death(pids: Sequence[int], deadline: float) -> None:
     """Wait until every pid is gone or a zombie (SIGKILL is delivered asynchronously)."""
     while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
@@ -926,12 +969,8 @@ def _await_death(pids: Sequence[int], deadline: float) -> None:
 
 
 def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stream:
-            state = stream.read().rsplit(b")", 1)[-1].split()[:1]
-    except OSError:
-        return False
-    return state not in ([b"Z"], [b"X"])
+    state = _stat_fields(pid)[:1]
+    return bool(state) and state not in ([b"Z"], [b"X"])
 
 
 def _proc_pids() -> list[int]:
@@ -993,7 +1032,7 @@ def run_command(
             timed_out = True
         kill_group(process)
         process.wait()
-        sweep(token)
+        sweep(token, group=process.pid)
     code = None if timed_out else process.returncode
     return CommandResult(list(argv), code, timed_out, _head(out_path), _head(err_path), out_path)
 
@@ -1072,7 +1111,7 @@ def start_service(
     finally:
         kill_group(process)
         process.wait()
-        sweep(token)
+        sweep(token, group=process.pid)
         if process.stdout is not None:
             with contextlib.suppress(OSError):
                 process.stdout.close()
@@ -1631,6 +1670,10 @@ class JudgeDefect(Exception):
     """Raised when a judge's own declarations make a sound verdict impossible."""
 
 
+def _not_run(command: Mapping[str, Any], why: str) -> CommandResult:
+    return CommandResult(list(command["argv"]), None, False, "", "", None, f"not run: {why}")
+
+
 def _bind_expectation(spec: Mapping[str, Any]) -> Callable[[Run], None]:
     return lambda run: check_expectation(run, spec)
 
@@ -1700,7 +1743,10 @@ class _Trial:
                 ensure_parent(target)
                 target.write_text(handle.url + "\n", encoding="utf-8")
             for command in self.judge.task["commands"]:
-                run.results.append(self.run_one(command, run.root))
+                if run.results and run.results[-1].timed_out:  # the fixture is lost already
+                    run.results.append(_not_run(command, "an earlier command timed out"))
+                else:
+                    run.results.append(self.run_one(command, run.root))
 
     def start(
         self, service: Mapping[str, Any], root: Path

@@ -103,7 +103,9 @@ class _Quarter:
         self.rng = rng
         self.bank = [r for r in anchors if "transaction_id" in r]
         self.receipts = [r for r in anchors if "receipt_id" in r]
-        self.ids = {r["transaction_id"] for r in self.bank} | {r["receipt_id"] for r in self.receipts}
+        self.ids = {r["transaction_id"] for r in self.bank} | {
+            r["receipt_id"] for r in self.receipts
+        }
         self.amounts = {_cents(r["amount"]) for r in self.bank}
         self.amounts |= {_cents(r["total"]) for r in self.receipts}
 

@@ -47,7 +47,7 @@ SUMMARIES = {
         "product council",
         "Incident review: checkout latency spike",
         "Roadmap grooming",
-        "Vendor evaluation – observability tooling",  # noqa: RUF001 (an en dash, on purpose)
+        "Vendor evaluation – observability tooling",
     ],
     "berlin": [
         "Teamrunde",
@@ -68,7 +68,7 @@ SUMMARIES = {
         "Partner sync",
         "Localization review",
         "品質保証レビュー",
-        "製品ロードマップ説明会（大阪支社・名古屋支社合同、通訳あり、資料は事前に共有します）",  # noqa: RUF001
+        "製品ロードマップ説明会（大阪支社・名古屋支社合同、通訳あり、資料は事前に共有します）",
         "Release readiness",
         "営業会議",
         "Joint QA triage: regression backlog for the spring release",
@@ -92,21 +92,21 @@ LOCATIONS = {
     ],
     "tokyo": [
         "会議室A",
-        "会議室B（7階）",  # noqa: RUF001 (full-width parentheses, as Japanese text has them)
+        "会議室B（7階）",
         "https://meet.example.com/tokyo-partners",
         "Shibuya office",
     ],
 }
 LANGUAGES = {"nyc": "", "berlin": "de", "tokyo": "ja"}
 ALL_DAY = {
-    "nyc": [("Team offsite – Catskills", 2), ("Quarter close", 1)],  # noqa: RUF001
+    "nyc": [("Team offsite – Catskills", 2), ("Quarter close", 1)],
     "berlin": [("Betriebsausflug", 1), ("Büro geschlossen (Umzug Serverraum)", 1)],
     "tokyo": [("全社研修日", 1), ("Partner summit\\, Osaka", 2)],
 }
 DESCRIPTIONS = [
     "Agenda:\\n1. Status\\n2. Risks and blockers\\n3. Next steps. Please add your items to the "
     "shared document before the meeting starts.",
-    "Dial-in details are in the invitation. Bitte pünktlich sein – wir starten ohne "  # noqa: RUF001
+    "Dial-in details are in the invitation. Bitte pünktlich sein – wir starten ohne "
     "Verzögerung und halten die Zeit ein.",
     "資料は前日までに共有フォルダへアップロードしてください。"
     "Slides go to the shared folder the day before.",

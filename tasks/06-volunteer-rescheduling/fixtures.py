@@ -76,14 +76,20 @@ def world(ctx: benchlib.SeedContext) -> dict[str, list[dict[str, Any]]]:
             volunteers[vid] = {
                 "volunteer_id": vid,
                 "skills": ";".join(s for s in (skill, second) if s),
-                "preferred_locations": ";".join(sorted(rng.sample(LOCATIONS, rng.choice([1, 1, 2])))),
+                "preferred_locations": ";".join(
+                    sorted(rng.sample(LOCATIONS, rng.choice([1, 1, 2])))
+                ),
                 "max_shifts": rng.choice([2, 3, 3]),
             }
             for day in days:
                 low, high = rng.choice(WINDOWS)
                 windows.append((day, low, high))
                 availability.append(
-                    {"volunteer_id": vid, "start": f"{day}T{_clock(low)}", "end": f"{day}T{_clock(high)}"}
+                    {
+                        "volunteer_id": vid,
+                        "start": f"{day}T{_clock(low)}",
+                        "end": f"{day}T{_clock(high)}",
+                    }
                 )
         for day, seats in shift_days:
             sid = free_shifts.pop()

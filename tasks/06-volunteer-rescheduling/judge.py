@@ -328,7 +328,7 @@ def best_schedule(roster: Roster, staged: bool) -> tuple:
     best = None
     for band in range(most + 1) if group else [0]:
 
-        def key(row: Option) -> tuple[int, int, int]:
+        def key(row: Option, band: int = band) -> tuple[int, int, int]:
             outside = sum(
                 not band <= c <= band + width for v, c in row.counts.items() if v in group
             )

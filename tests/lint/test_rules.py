@@ -94,12 +94,17 @@ def test_edge_rule_must_be_stated(make_task: Callable[..., Path]) -> None:
 
 
 def test_private_values_must_not_leak(make_task: Callable[..., Path]) -> None:
+    prose = "Sum the values of inputs/data.csv; the answer is 4711.25 (release r-2025.1)."
+    anchor = (
+        '\n[[anchors]]\nname = "big"\nfile = "inputs/data.csv"\n'
+        'record = { key = "K900", value = 9 }\n'
+        'expect = [{ file = "output/total.json", path = "total", equals = "4711.25" }]\n'
+    )
     text = (
         MINIMAL_TASK.replace(
-            'prose = "Sum the values of inputs/data.csv."',
-            'prose = "Sum the values of inputs/data.csv; the answer is 4711.25 (release r-2025.1)."',
+            'prose = "Sum the values of inputs/data.csv."', f'prose = "{prose}"'
         ).replace('title = "Tiny Task"', 'title = "Tiny Task"\nprivate = ["r-2025.1"]')
-        + '\n[[anchors]]\nname = "big"\nfile = "inputs/data.csv"\nrecord = { key = "K900", value = 9 }\nexpect = [{ file = "output/total.json", path = "total", equals = "4711.25" }]\n'
+        + anchor
     )
     task = built(make_task, text, files={"visible/notes.txt": "remember r-2025.1\n"})
     leaks = [d for d in lint_paths([task]) if d.code == "BS302"]
@@ -175,7 +180,8 @@ def test_inputs_named_in_requirements_and_generator_folders(make_task: Callable[
     text = (
         MINIMAL_TASK.replace(
             'prose = "Sum the values of inputs/data.csv."',
-            'prose = "Read inputs/logs/app/one.log."\nrequirements = ["Also read inputs/missing.csv."]',
+            'prose = "Read inputs/logs/app/one.log."\n'
+            'requirements = ["Also read inputs/missing.csv."]',
         )
         + '\n[[files]]\npath = "inputs/logs"\ngenerator = "logs"\n'
     )

@@ -59,7 +59,11 @@ def test_rebuild_keeps_authored_region(make_task: Callable[..., Path]) -> None:
     task = make_task()
     build([task])
     judge = task / "judge.py"
-    authored = "@judge.check(level=3)\ndef mine(run: benchlib.Run) -> None:\n    benchlib.expect(True, 'kept')\n"
+    authored = (
+        "@judge.check(level=3)\n"
+        "def mine(run: benchlib.Run) -> None:\n"
+        "    benchlib.expect(True, 'kept')\n"
+    )
     text = judge.read_text(encoding="utf-8")
     start = text.index(env.REGION_START) + len(env.REGION_START) + 1
     judge.write_text(text[:start] + authored + text[text.index(env.REGION_END) :], encoding="utf-8")

@@ -159,14 +159,14 @@ def test_loading_writes_nothing(make_task: Callable[..., Path]) -> None:
 
 
 def test_missing_task_folder(tmp_path: Path) -> None:
-    with pytest.raises(TaskNotFoundError, match="no task.toml"):
+    with pytest.raises(TaskNotFoundError, match=r"no task\.toml"):
         load_task(tmp_path)
 
 
 def test_invalid_utf8(make_task: Callable[..., Path]) -> None:
     task = make_task()
     (task / "task.toml").write_bytes(b'id = 1\ntitle = "\xff"\n')
-    [(line, col, code, message)] = problems(task)
+    [(_, _, code, message)] = problems(task)
     assert code == "BS101" and "UTF-8" in message
 
 

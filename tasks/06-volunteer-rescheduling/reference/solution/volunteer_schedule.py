@@ -134,7 +134,9 @@ class Planner:
                         if other not in seen and volunteer in self.candidates[other]:
                             seen.add(other)
                             queue.append(other)
-            result.append((sorted(shifts, key=lambda s: self.event.shifts[s]["start"]), sorted(people)))
+            result.append(
+                (sorted(shifts, key=lambda s: self.event.shifts[s]["start"]), sorted(people))
+            )
         return result
 
     def search(self, shifts: list[str]) -> list[list[tuple[str, str]]]:
@@ -185,7 +187,7 @@ class Planner:
             options = []
             for found in self.search(shifts):
                 pairs = sorted(found)
-                counts = {v: 0 for v in people}
+                counts = dict.fromkeys(people, 0)
                 for _, volunteer in pairs:
                     counts[volunteer] += 1
                 changed = 0
@@ -205,7 +207,8 @@ class Planner:
         bands = list(range(ceiling + 1)) if self.members else [None]
         winner = None
         for band in bands:
-            def local(option):
+
+            def local(option, band=band):
                 outside = 0
                 if band is not None:
                     for volunteer, count in option[4].items():
@@ -218,20 +221,24 @@ class Planner:
             for part in parts:
                 best_key = max(local(o) for o in part)
                 kept.append([o for o in part if local(o) == best_key])
-                total = [a + b for a, b in zip(total, best_key)]
+                total = [a + b for a, b in zip(total, best_key, strict=True)]
             for low in range(ceiling + 1):
                 for high in range(low, ceiling + 1):
                     choice = []
                     for part in kept:
-                        fitting = [o[3] for o in part if all(low <= c <= high for c in o[4].values())]
+                        fitting = [
+                            o[3] for o in part if all(low <= c <= high for c in o[4].values())
+                        ]
                         if not fitting:
                             break
                         choice.append(min(fitting))
                     else:
                         schedule = sorted(pair for pairs in choice for pair in pairs)
                         rank = (tuple(total), low - high)
-                        if winner is None or rank > winner[0] or (
-                            rank == winner[0] and schedule < winner[1]
+                        if (
+                            winner is None
+                            or rank > winner[0]
+                            or (rank == winner[0] and schedule < winner[1])
                         ):
                             winner = (rank, schedule)
                         break
@@ -244,8 +251,8 @@ def write_outputs(event: Event, schedule, baseline, members, width, out: Path) -
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(["shift_id", "volunteer_id"])
         writer.writerows(sorted(schedule))
-    assigned = {s: 0 for s in event.shifts}
-    counts = {v: 0 for v in event.volunteers}
+    assigned = dict.fromkeys(event.shifts, 0)
+    counts = dict.fromkeys(event.volunteers, 0)
     for shift, volunteer in schedule:
         assigned[shift] += 1
         counts[volunteer] += 1

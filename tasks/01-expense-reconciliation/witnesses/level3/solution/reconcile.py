@@ -124,9 +124,7 @@ def main() -> None:
     with open(args.output / "monthly_summary.json", "w", encoding="utf-8") as stream:
         json.dump(summary, stream, indent=2, ensure_ascii=False)
         stream.write("\n")
-    leftover = [
-        {**r.raw, "total": f"{r.total:.2f}"} for r in receipts if not r.used
-    ]
+    leftover = [{**r.raw, "total": f"{r.total:.2f}"} for r in receipts if not r.used]
     write_csv(args.output / "unmatched_receipts.csv", RECEIPT_HEADER, leftover)
 
 
