@@ -484,6 +484,11 @@ class SeedContext:
         """Return the frozen vocabulary ``vocab/<name>.json``."""
         return load_vocab(self.task_dir, name)
 
+    def stream(self, name: str) -> random.Random:
+        """A named stream, ``random.Random(f"{seed}/{name}")``, for state several generators
+        share (each generator entry otherwise draws from its own ``rng``)."""
+        return random.Random(f"{self.seed}/{name}")
+
     def target(self, rel: str = "") -> Path:
         """Return the absolute path of ``rel`` (default: this entry's path) inside ``out``."""
         return self.out / (rel or self.path)
@@ -543,6 +548,13 @@ def _load_generators(task_dir: Path, names: Iterable[str]) -> dict[str, Callable
     return {name: getattr(fixtures, name) for name in wanted}
 
 
+def _verify_writes(out: Path, entry: Mapping[str, Any]) -> None:
+    """Fail loudly when a generator did not write every path its entry declares."""
+    missing = [p for p in entry.get("writes", []) if not (out / p.rstrip("/")).exists()]
+    if missing:
+        raise RuntimeError(f"generator {entry['generator']!r} did not write {', '.join(missing)}")
+
+
 def seed_fixture(
     task: Mapping[str, Any],
     task_dir: Path,
@@ -577,6 +589,7 @@ def seed_fixture(
                 out, entry["path"], fixture, stage, rng, task["seed"], task_dir, task["anchors"]
             )
             generators[entry["generator"]](context)
+            _verify_writes(out, entry)
         else:
             rows = tabular_rows(entry, rng, lambda name: load_vocab(task_dir, name))
             write_tabular(out / entry["path"], entry, rows)
@@ -741,10 +754,17 @@ def inject_stage(layout: Layout, workspace: Path, stage: int, python: str = sys.
             for name in sorted(files):
                 rel = Path(folder, name).relative_to(delta)
                 target = workspace / rel
-                if target.parent.exists():
-                    target.parent.chmod(target.parent.stat().st_mode | 0o700)
+                _unlock_ancestors(target, workspace)
                 copy_path(Path(folder, name), target)
     protect_inputs(layout, workspace)
+
+
+def _unlock_ancestors(target: Path, workspace: Path) -> None:
+    """Give the owner write access to every existing folder between ``target`` and the root,
+    so a new file (or folder) can be created below read-only inputs without root rights."""
+    for folder in reversed(target.parents):
+        if folder.is_relative_to(workspace) and folder.is_dir() and not folder.is_symlink():
+            folder.chmod(folder.stat().st_mode | 0o700)
 
 
 def protect_inputs(layout: Layout, workspace: Path) -> None:
@@ -807,6 +827,30 @@ def overlay(
             _safe_copy(src, target, dest_root, name, skipped if skipped is not None else [])
             copied.append(rel)
     return copied
+
+
+def candidate_paths(editable: Iterable[str], outputs: Iterable[str]) -> list[str]:
+    """The editable paths a judge copies from a workspace: those holding no declared output.
+
+    Outputs must be produced by the commands under judgement, so folders that hold outputs
+    (``output/``, a state folder) start as the pristine fixture has them.
+    """
+    declared = [o.rstrip("/") for o in outputs]
+    return [
+        p
+        for p in editable
+        if not any(o == p.rstrip("/") or o.startswith(p.rstrip("/") + "/") for o in declared)
+    ]
+
+
+def reset_outputs(root: Path, pristine: Path, outputs: Iterable[str]) -> None:
+    """Put every declared output back as the pristine fixture has it (or remove it)."""
+    for rel in outputs:
+        name = rel.rstrip("/")
+        if (pristine / name).exists():
+            copy_path(pristine / name, root / name)
+        elif (root / name).exists() or (root / name).is_symlink():
+            remove_path(root / name)
 
 
 def _link_stays_inside(link: Path, root: Path) -> bool:
@@ -990,6 +1034,13 @@ def _environ_entries(pid: int) -> list[bytes]:
         return []
 
 
+def _scratch_file(scratch: Path, prefix: str) -> Path:
+    """A new empty file under ``scratch`` (its descriptor closed at once)."""
+    handle, name = tempfile.mkstemp(prefix=prefix, dir=scratch)
+    os.close(handle)
+    return Path(name)
+
+
 def run_command(
     argv: Sequence[str],
     *,
@@ -1005,8 +1056,7 @@ def run_command(
     command ends or times out the whole group is killed, so no child outlives it.
     """
     scratch.mkdir(parents=True, exist_ok=True)
-    out_path = Path(tempfile.mkstemp(prefix="stdout-", dir=scratch)[1])
-    err_path = Path(tempfile.mkstemp(prefix="stderr-", dir=scratch)[1])
+    out_path, err_path = _scratch_file(scratch, "stdout-"), _scratch_file(scratch, "stderr-")
     token = run_token()
     variables = dict(env) if env is not None else clean_env()
     variables[RUN_TOKEN_VARIABLE] = token
@@ -1367,6 +1417,14 @@ def value_at(document: Any, dotted: str) -> Any:
     return node
 
 
+def _has_path(document: Any, dotted: str) -> bool:
+    try:
+        value_at(document, dotted)
+    except CheckFailed:
+        return False
+    return True
+
+
 def _matches(row: Any, where: Mapping[str, Any]) -> bool:
     return isinstance(row, dict) and all(
         k in row and same_value(row[k], v) for k, v in where.items()
@@ -1407,6 +1465,10 @@ def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
         return
     if spec.get("absent") and "where" not in spec and "path" not in spec:
         expect(not run.files.exists(rel), f"{rel}: must not exist")
+        return
+    if spec.get("absent") and "path" in spec and "where" not in spec:
+        document = run.files.json(rel)
+        expect(not _has_path(document, spec["path"]), f"{rel}: {spec['path']} must not exist")
         return
     if "path" in spec and "where" not in spec:
         actual = value_at(run.files.json(rel), spec["path"])
@@ -1450,6 +1512,7 @@ class Run:
     files: Files
     source: Files
     results: list[CommandResult] = field(default_factory=list)
+    memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def last(self) -> CommandResult:
@@ -1729,7 +1792,9 @@ class _Trial:
         root = self.tmp / f"run-{fixture}"
         shutil.copytree(pristine, root, symlinks=True)
         skipped: list[str] = []
-        overlay(self.workspace, root, self.layout.editable, skipped)
+        outputs = [o["path"] for o in self.judge.task["outputs"]]
+        overlay(self.workspace, root, candidate_paths(self.layout.editable, outputs), skipped)
+        reset_outputs(root, pristine, outputs)
         if fixture == "main":
             self.notes.extend(_clip(f"workspace: left out {s}") for s in skipped[:5])
         return Run(fixture, root, Files(root), Files(pristine))

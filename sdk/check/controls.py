@@ -237,6 +237,43 @@ def facade(setup: TaskSetup) -> ControlResult:
     return _candidate_control(setup, "facade", "facade", LevelBound(0, 2))
 
 
+@control(
+    "stale-outputs",
+    "the reference's outputs left in the workspace, commands that do nothing: at most 1",
+)
+def stale_outputs(setup: TaskSetup) -> ControlResult:
+    """Judge do-nothing commands next to finished outputs: outputs must be produced anew."""
+    started = time.monotonic()
+    bound = LevelBound(0, 1)
+    if not (setup.task_dir / "reference").is_dir():
+        return failed("stale-outputs", str(bound), "reference/ is missing", started)
+    try:
+        entries = candidates.entry_points(setup.spec)
+    except candidates.CandidateError as exc:
+        return failed("stale-outputs", str(bound), f"cannot synthesize a candidate: {exc}", started)
+    finished = setup.layered("stale-outputs-reference", "reference")
+    _run_commands(setup, finished)
+    workspace = setup.workspace("stale-outputs")
+    candidates.install(workspace, entries, candidates.program("null", setup.spec))
+    for output in setup.spec.outputs:
+        produced = finished / output.path.rstrip("/")
+        if produced.exists():
+            benchlib.copy_path(produced, workspace / output.path.rstrip("/"))
+    return judged("stale-outputs", setup.run(workspace), bound, started)
+
+
+def _run_commands(setup: TaskSetup, workspace: Path) -> None:
+    """Run the task's commands in ``workspace`` (no services: outputs are best effort)."""
+    for command in setup.spec.commands:
+        benchlib.run_command(
+            benchlib.resolve_argv(command.argv, setup.python),
+            cwd=workspace / command.cwd,
+            timeout=command.timeout,
+            scratch=setup.tmp / "stale-outputs-scratch",
+            stdin=workspace / command.stdin if command.stdin else None,
+        )
+
+
 # --- achievability ----------------------------------------------------------------------------
 
 

@@ -9,7 +9,10 @@ Three searches over the final workspace (verifier audit check 5):
   than :data:`MIN_CONTENT` bytes are too common to count, and an edge/ file identical to the
   visible/ file at the same path is shared on purpose);
 * values: a private string of task.toml (``private = [...]`` and distinctive anchor
-  expectations that are not themselves input values) inside any workspace file.
+  expectations that are not themselves input values) inside a file authors wrote for the
+  agent: TASK.md and the files of visible/ and stages/. Seeded data is not searched: a
+  truth the agent must discover from the data (a release id in the logs) is there on
+  purpose; what must never happen is the task stating it.
 """
 
 from __future__ import annotations
@@ -119,12 +122,25 @@ def _input_values(spec: TaskSpec) -> set[str]:
     return {str(v) for record in records for v in thaw(record).values()}
 
 
+def authored_files(task_dir: Path) -> set[str]:
+    """Workspace paths of the files authors wrote for the agent (TASK.md, visible/, stages/)."""
+    found = {"TASK.md"}
+    trees = [task_dir / "visible"]
+    if (task_dir / "stages").is_dir():
+        trees += sorted(p for p in (task_dir / "stages").iterdir() if p.is_dir())
+    for tree in trees:
+        if tree.is_dir():
+            found.update(p.relative_to(tree).as_posix() for p in tree.rglob("*") if p.is_file())
+    return found
+
+
 def _value_problems(spec: TaskSpec, workspace: Path, files: list[str]) -> list[str]:
     secrets = leak_candidates(spec)
     if not secrets:
         return []
+    authored = authored_files(spec.task_dir)
     problems = []
-    for rel in files:
+    for rel in (f for f in files if f in authored):
         found = _search(workspace / rel, [v.encode("utf-8") for v, _ in secrets])
         problems += [
             f"{rel}: contains the {o} value {v!r}" for v, o in secrets if v.encode() in found

@@ -50,7 +50,7 @@ def test_a_copied_reference_file_is_found_by_content(
     ]
 
 
-def test_private_values_are_found_even_compressed(
+def test_private_values_in_authored_files_are_found_even_compressed(
     example: CopyExample, tmp_path: Path, python: str
 ) -> None:
     task = example("01-grade-summary")
@@ -59,11 +59,13 @@ def test_private_values_are_found_even_compressed(
     toml.write_text(
         text.replace('pressure = "N"\n', 'pressure = "N"\nprivate = ["SECRET-TOKEN-42"]\n')
     )
+    visible = task / "visible" / "inputs"
+    visible.mkdir(parents=True)
+    (visible / "notes.txt").write_text("the token is SECRET-TOKEN-42\n", "utf-8")
+    (visible / "archive.log.gz").write_bytes(gzip.compress(b"x" * 5_000_000 + b"SECRET-TOKEN-42"))
     ws = _workspace(task, tmp_path, python)
-    (ws / "inputs" / "notes.txt").write_text("the token is SECRET-TOKEN-42\n", "utf-8")
-    (ws / "inputs" / "archive.log.gz").write_bytes(
-        gzip.compress(b"x" * 5_000_000 + b"SECRET-TOKEN-42")
-    )
+    # Seeded data may carry a truth the agent has to discover: not a leak.
+    (ws / "inputs" / "seeded.log").write_text("release SECRET-TOKEN-42 deployed\n", "utf-8")
     problems = isolation_problems(load_task(task), ws)
     assert problems == [
         "inputs/archive.log.gz: contains the private value 'SECRET-TOKEN-42'",

@@ -117,3 +117,19 @@ def test_commands_after_a_timeout_are_not_run(tmp_path: Path) -> None:
         "level 2: python -m solution.slow: timed out",
         "level 2: python -m solution.slow: not run: an earlier command timed out",
     ]
+
+
+def test_stale_outputs_in_the_workspace_are_not_graded(tmp_path: Path) -> None:
+    task = copy_example(tmp_path / "corpus", "01-grade-summary")
+    workspace = _reference_workspace(task, tmp_path)
+    done = subprocess.run(
+        [default_python(), "-m", "solution.grades", "inputs/scores.csv", "--output", "output"],
+        cwd=workspace,
+        check=True,
+    )
+    assert done.returncode == 0 and (workspace / "output" / "summary.csv").is_file()
+    null = "def main() -> None:\n    pass\n\n\nif __name__ == '__main__':\n    main()\n"
+    (workspace / "solution" / "grades.py").write_text(null, "utf-8")
+    verdict, _ = _judge(task, workspace)
+    assert verdict["progress_level"] == 1
+    assert any("output/summary.csv" in note for note in verdict["notes"])

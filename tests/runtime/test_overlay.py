@@ -49,3 +49,20 @@ def test_a_symlinked_editable_path_leading_out_is_left_out(tmp_path: Path) -> No
     benchlib.overlay(src, dest, ["solution/"], skipped)
     assert not (dest / "solution").exists()
     assert skipped == ["solution (a symlink leading outside the workspace)"]
+
+
+def test_paths_holding_outputs_are_not_copied_and_outputs_reset(tmp_path: Path) -> None:
+    editable = ["solution/", "output/", "state/"]
+    outputs = ["output/report.csv", "state/app.db", "solution/notes.txt"]
+    assert benchlib.candidate_paths(editable, outputs) == []
+    assert benchlib.candidate_paths(editable, ["output/report.csv"]) == ["solution/", "state/"]
+    pristine, root = tmp_path / "pristine", tmp_path / "run"
+    (pristine / "state").mkdir(parents=True)
+    (pristine / "state" / "app.db").write_text("seeded\n", "utf-8")
+    (root / "state").mkdir(parents=True)
+    (root / "state" / "app.db").write_text("migrated by the agent\n", "utf-8")
+    (root / "output").mkdir()
+    (root / "output" / "report.csv").write_text("stale\n", "utf-8")
+    benchlib.reset_outputs(root, pristine, ["output/report.csv", "state/app.db"])
+    assert not (root / "output" / "report.csv").exists()
+    assert (root / "state" / "app.db").read_text("utf-8") == "seeded\n"

@@ -1,0 +1,57 @@
+"""Seeding helpers: named streams, generator writes, expectations on JSON paths."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from sdk.runtime import benchlib
+
+
+def _context(tmp_path: Path) -> benchlib.SeedContext:
+    return benchlib.SeedContext(
+        tmp_path, "inputs/x", "main", 1, random.Random(1), 20260838, tmp_path
+    )
+
+
+def test_named_streams_are_shared_and_reproducible(tmp_path: Path) -> None:
+    first = _context(tmp_path).stream("ledger")
+    second = _context(tmp_path).stream("ledger")
+    assert [first.random() for _ in range(3)] == [second.random() for _ in range(3)]
+    assert (
+        _context(tmp_path).stream("other").random() != _context(tmp_path).stream("ledger").random()
+    )
+
+
+def test_a_generator_must_write_what_it_declares(tmp_path: Path) -> None:
+    (tmp_path / "fixtures.py").write_text(
+        "def lazy(ctx):\n    ctx.write_text('inputs/a.txt', 'a')\n", "utf-8"
+    )
+    task = {
+        "id": 7,
+        "seed": 20260838,
+        "stages": ["initial"],
+        "anchors": {},
+        "edge_files": [],
+        "files": [
+            {
+                "path": "inputs",
+                "generator": "lazy",
+                "stage": "initial",
+                "writes": ["inputs/a.txt", "inputs/b.txt"],
+            }
+        ],
+    }
+    with pytest.raises(RuntimeError, match=r"'lazy' did not write inputs/b\.txt"):
+        benchlib.seed_fixture(task, tmp_path, tmp_path / "out")
+
+
+def test_path_absent_expectation(tmp_path: Path) -> None:
+    (tmp_path / "out.json").write_text('{"2025-01": {"Food": "1.00"}}', "utf-8")
+    run = benchlib.Run("main", tmp_path, benchlib.Files(tmp_path), benchlib.Files(tmp_path))
+    spec = {"file": "out.json", "path": "2025-01.Transfer", "absent": True}
+    benchlib.check_expectation(run, spec)
+    with pytest.raises(benchlib.CheckFailed, match="must not exist"):
+        benchlib.check_expectation(run, {**spec, "path": "2025-01.Food"})
