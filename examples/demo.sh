@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The benchsmith tour behind `make demo`: scaffold, build and lint a task; materialize a
+# workspace; prove the example tasks with the validation battery; run them with the offline
+# replay and nop adapters and compare the two arms. Everything happens in a temporary folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN="${BIN:-.venv/bin}"
+tmp="$(mktemp -d)"
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
+run() { printf '$ %s\n' "$*"; "$@"; }
+
+step "Scaffold a task (one command) and build it"
+run "$BIN/benchsmith" new demo-task --id 42 --pressure M --dir "$tmp/corpus"
+(cd "$tmp/corpus/42-demo-task" && find . -type f | sort)
+
+step "Lint it: placeholders are warnings, not errors"
+run "$BIN/benchsmith" lint "$tmp/corpus" || true
+
+step "The workspace an agent receives (example 02, stage 1)"
+run "$BIN/benchsmith" workspace examples/02-pantry-ledger "$tmp/ws"
+(cd "$tmp/ws" && find . | sort && head -n 6 inputs/movements.csv)
+
+step "Prove the example tasks: controls, witnesses, determinism, isolation, hostiles"
+run "$BIN/benchsmith" check examples/01-grade-summary examples/02-pantry-ledger -j 2 \
+    --html "$tmp/check.html"
+
+step "Run the examples with the replay adapter (plays the reference) and with nop"
+run "$BIN/benchsmith" run examples/01-grade-summary examples/02-pantry-ledger \
+    --agent replay --arm replay --runs "$tmp/runs"
+run "$BIN/benchsmith" run examples/01-grade-summary examples/02-pantry-ledger \
+    --agent nop --arm nop --runs "$tmp/runs"
+
+step "Compare the arms (efficiency only over matched strict passes)"
+run "$BIN/benchsmith" report --runs "$tmp/runs" --arms replay nop
