@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sdk.diagnostics import Diagnostic, display_path
+from sdk.diagnostics import Diagnostic, display_path, sort_diagnostics
 from sdk.errors import TaskNotFoundError, TaskSpecError
 from sdk.spec import semantics
 from sdk.spec.locate import DocPath, locate_toml, toml_error_position
@@ -57,8 +57,9 @@ def read_task_text(text: str, source: Path) -> tuple[TaskSpec | None, list[Diagn
     positions: Mapping[DocPath, tuple[int, int]] = locate_toml(text)
     found = validate(document, "task", path=shown, positions=positions, code="BS102")
     if found:
-        return None, found
-    return semantics.build(document, source, positions)
+        return None, sort_diagnostics(found)
+    spec, found = semantics.build(document, source, positions)
+    return spec, sort_diagnostics(found)
 
 
 def read_task(path: Path) -> tuple[TaskSpec | None, list[Diagnostic]]:
