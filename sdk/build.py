@@ -11,6 +11,7 @@ import difflib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sdk import resources
 from sdk.corpus import corpus_root_tasks
@@ -177,11 +178,15 @@ def _format(targets: list[_Target]) -> None:
     render (and formatter) and the file on disk still has the owned hash the lock recorded.
     """
     pending: dict[str, _Target] = {}
+    locks: dict[Path, dict[str, Any]] = {}
     for target in targets:
         if target.path.suffix != ".py" or not target.guarded:
             continue
         target.rendered = sha256_text(formatter_identity() + "\0" + target.content)
-        if not _reuse_formatted(target):
+        folder = target.path.parent
+        if folder not in locks:
+            locks[folder] = read_lock(folder)
+        if not _reuse_formatted(target, file_entry(locks[folder], target.path.name)):
             pending[str(target.path)] = target
     formatted = format_sources({name: t.content for name, t in pending.items()})
     for name, target in pending.items():
@@ -192,8 +197,7 @@ def _format(targets: list[_Target]) -> None:
             target.rendered = sha256_text(formatter_identity() + "\0" + again)
 
 
-def _reuse_formatted(target: _Target) -> bool:
-    entry = file_entry(read_lock(target.path.parent), target.path.name)
+def _reuse_formatted(target: _Target, entry: dict[str, str]) -> bool:
     existing = _read(target.path)
     if existing is None or entry.get("rendered") != target.rendered:
         return False

@@ -41,13 +41,11 @@ class Rendered:
 
     Attributes:
         name: Path relative to the task folder.
-        content: Full text (Python not yet formatted).
-        python: Whether ruff formats it.
+        content: Full text (Python, by its ``.py`` name, is formatted later by ruff).
     """
 
     name: str
     content: str
-    python: bool = False
 
 
 def seed_data(spec: TaskSpec) -> dict[str, Any]:
@@ -154,8 +152,8 @@ def plan_task(spec: TaskSpec, authored: str | None) -> list[Rendered]:
         "seed.py.j2", header=env.GENERATED_HEADER, task=spec, seed_data=seed_data(spec)
     )
     return [
-        Rendered("seed.py", seed, python=True),
-        Rendered("judge.py", judge_source(spec, authored), python=True),
+        Rendered("seed.py", seed),
+        Rendered("judge.py", judge_source(spec, authored)),
         Rendered("TASK.md", task_markdown(spec)),
         Rendered("scenario.json", json_document(scenario(spec))),
     ]

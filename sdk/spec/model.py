@@ -249,13 +249,11 @@ class Stage:
         id: Stage id (``stages/<id>/`` holds its injected files).
         message: The user message sent at this stage.
         compact_after: Whether a compaction is requested once this stage is answered.
-        explicit_compaction: Whether task.toml set ``compact_after`` itself.
     """
 
     id: str
     message: str
     compact_after: bool
-    explicit_compaction: bool = False
 
     def inject(self, number: int) -> str:
         """Return the scenario.json ``inject`` folder for the stage numbered ``number``."""

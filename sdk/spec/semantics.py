@@ -118,12 +118,11 @@ def _stages(b: _Builder, document: Mapping[str, Any]) -> tuple[Stage, ...]:
     schedule = PRESSURE[document["pressure"]].compact_after
     stages = []
     for number, item in enumerate(raw, start=1):
-        explicit = "compact_after" in item
-        compact = item["compact_after"] if explicit else number in schedule
+        compact = item.get("compact_after", number in schedule)
         message = item.get("message", DEFAULT_MESSAGE if number == 1 else "")
         if not message:
             b.error(("stages", number - 1), f"stages[{number - 1}]: later stages need a message")
-        stages.append(Stage(item["id"], message, compact, explicit))
+        stages.append(Stage(item["id"], message, compact))
     _unique(b, [s.id for s in stages], ("stages",), "stage id")
     return tuple(stages)
 
