@@ -246,7 +246,8 @@ def _draw_decimal(col: Mapping[str, Any], rng: random.Random) -> Callable[[int],
     scale = max(_scale(low), _scale(high))
     lo, hi = (int(decimal.Decimal(v).scaleb(scale)) for v in (low, high))
     randint = rng.randint
-    return lambda i: decimal.Decimal(_decimal_text(randint(lo, hi), scale))
+    # Text, not Decimal: CSV writes it as is; JSON writers turn decimal columns into numbers.
+    return lambda i: _decimal_text(randint(lo, hi), scale)
 
 
 def _draw_date(col: Mapping[str, Any], rng: random.Random) -> Callable[[int], Any]:
@@ -293,10 +294,13 @@ _DRAWERS: dict[str, Callable[[Mapping[str, Any], random.Random], Callable[[int],
 }
 
 
-def _drawer(col: Mapping[str, Any], rng: random.Random, vocab: Callable[[str], list[Any]]):  # type: ignore[no-untyped-def]
+def _drawer(
+    col: Mapping[str, Any], rng: random.Random, vocab: Callable[[str], list[Any]]
+) -> Callable[[int], Any]:
+    draw: Callable[[int], Any]
     if col["kind"] == "vocab":
         options, choice = vocab(col["vocab"]), rng.choice
-        draw: Callable[[int], Any] = lambda i: choice(options)  # noqa: E731
+        draw = lambda i: choice(options)  # noqa: E731
     else:
         draw = _DRAWERS[col["kind"]](col, rng)
     rate = col.get("null_rate")
@@ -322,7 +326,7 @@ def _typed(spec: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]
     return {k: _coerce(columns[k], v) if k in columns else v for k, v in record.items()}
 
 
-def _place_anchors(rows: list[dict[str, Any]], anchors: Sequence[Mapping[str, Any]]) -> None:
+def _place_anchors(rows: list[list[Any]], anchors: Sequence[Mapping[str, Any]]) -> None:
     """Insert anchor records into ``rows`` at explicit or evenly spread positions."""
     placed = [(a.get("at"), r) for a in anchors for r in a["records"]]
     total = len(rows) + len(placed)
@@ -343,23 +347,31 @@ def _sort_key(value: Any) -> tuple[int, Any]:
 
 def tabular_rows(
     spec: Mapping[str, Any], rng: random.Random, vocab: Callable[[str], list[Any]]
-) -> list[dict[str, Any]]:
-    """Build the rows of a declared tabular file: records, seeded filler, placed anchors."""
-    rows = [_typed(spec, r) for r in spec["records"]]
+) -> tuple[list[str], list[list[Any]]]:
+    """Build the header and rows of a declared tabular file: records, filler, anchors.
+
+    Rows are lists in header order (the hot path of million-row files creates no dicts).
+    """
+    header = list(spec["header"]) or (list(spec["records"][0]) if spec["records"] else [])
+
+    def in_order(record: Mapping[str, Any]) -> list[Any]:
+        typed = _typed(spec, record)
+        return [typed.get(k) for k in header]
+
+    rows = [in_order(r) for r in spec["records"]]
     anchors = [
-        {"at": a["at"], "records": [_typed(spec, r) for r in a["records"]]} for a in spec["anchors"]
+        {"at": a["at"], "records": [in_order(r) for r in a["records"]]} for a in spec["anchors"]
     ]
     fixed = len(rows) + sum(len(a["records"]) for a in anchors)
     filler = max(0, (spec["rows"] or fixed) - fixed)
     if filler:
-        names = [c["name"] for c in spec["columns"]]
         draws = [_drawer(c, rng, vocab) for c in spec["columns"]]
-        rows.extend(dict(zip(names, [d(i) for d in draws], strict=True)) for i in range(filler))
+        rows.extend([draw(i) for draw in draws] for i in range(filler))
     _place_anchors(rows, anchors)
     if spec["sort_by"]:
-        keys = spec["sort_by"]
-        rows.sort(key=lambda r: tuple(_sort_key(r.get(k)) for k in keys))
-    return rows
+        index = [header.index(k) for k in spec["sort_by"]]
+        rows.sort(key=lambda r: tuple(_sort_key(r[i]) for i in index))
+    return header, rows
 
 
 def cell_text(value: Any) -> str:
@@ -409,16 +421,32 @@ def write_csv(
     which readers then take for a line break; rows holding one are written fully quoted.
     Pass ``carriage_returns=False`` when no value can contain one (the fast path).
     """
+    cells = ([cell_text(r.get(k)) for k in header] for r in rows)
+    write_csv_rows(path, header, cells, carriage_returns=carriage_returns)
+
+
+def write_csv_rows(
+    path: Path,
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    carriage_returns: bool = True,
+) -> None:
+    """Write CSV rows given as sequences in header order (see :func:`write_csv`).
+
+    Values are written as the csv module writes them: None as an empty field, numbers and
+    Decimals through ``str``; pass :func:`cell_text` output for lower-case booleans.
+    """
     with open_output(path) as stream:
         plain = csv.writer(stream, lineterminator="\n")
         quoted = csv.writer(stream, lineterminator="\n", quoting=csv.QUOTE_ALL)
-        cells = ([cell_text(r.get(k)) for k in header] for r in rows)
         if not carriage_returns:
             plain.writerow(header)
-            plain.writerows(cells)
+            plain.writerows(rows)
             return
-        for row in itertools.chain([list(header)], cells):
-            (quoted if any("\r" in c for c in row) else plain).writerow(row)
+        for row in itertools.chain([list(header)], rows):
+            cells = [cell_text(c) for c in row]
+            (quoted if any("\r" in c for c in cells) else plain).writerow(cells)
 
 
 def write_json(path: Path, value: Any) -> None:
@@ -441,15 +469,34 @@ def _may_hold_cr(spec: Mapping[str, Any]) -> bool:
     return vocabularies or "\\r" in json.dumps([fixed, options])
 
 
-def write_tabular(path: Path, spec: Mapping[str, Any], rows: list[dict[str, Any]]) -> None:
-    """Write ``rows`` in the declared format of ``spec`` (csv, json or jsonl)."""
+def _may_hold_bool(spec: Mapping[str, Any]) -> bool:
+    """Whether any value of a declared file could be a boolean (written lower-case)."""
+    options = [c.get("choice", [c.get("value")]) for c in spec["columns"]]
+    fixed = [*spec["records"], *(r for a in spec["anchors"] for r in a["records"])]
+    values = [v for o in options for v in o] + [v for r in fixed for v in r.values()]
+    return any(isinstance(v, bool) for v in values)
+
+
+def write_tabular(
+    path: Path, spec: Mapping[str, Any], header: list[str], rows: list[list[Any]]
+) -> None:
+    """Write ``rows`` (lists in ``header`` order) in the format of ``spec``."""
     if spec["format"] == "csv":
-        header = spec["header"] or list(rows[0] if rows else [])
-        write_csv(path, header, rows, carriage_returns=_may_hold_cr(spec))
-    elif spec["format"] == "jsonl":
-        write_jsonl(path, rows)
+        cells = ([cell_text(c) for c in r] for r in rows) if _may_hold_bool(spec) else rows
+        write_csv_rows(path, header, cells, carriage_returns=_may_hold_cr(spec))
+        return
+    numbers = {c["name"] for c in spec["columns"] if c["kind"] == "decimal"}
+    records = [
+        {
+            k: decimal.Decimal(v) if k in numbers and isinstance(v, str) else v
+            for k, v in zip(header, r, strict=True)
+        }
+        for r in rows
+    ]
+    if spec["format"] == "jsonl":
+        write_jsonl(path, records)
     else:
-        write_json(path, {spec["wrap"]: rows} if spec["wrap"] else rows)
+        write_json(path, {spec["wrap"]: records} if spec["wrap"] else records)
 
 
 @dataclass
@@ -591,8 +638,8 @@ def seed_fixture(
             generators[entry["generator"]](context)
             _verify_writes(out, entry)
         else:
-            rows = tabular_rows(entry, rng, lambda name: load_vocab(task_dir, name))
-            write_tabular(out / entry["path"], entry, rows)
+            header, rows = tabular_rows(entry, rng, lambda name: load_vocab(task_dir, name))
+            write_tabular(out / entry["path"], entry, header, rows)
     fix_modes(out)
 
 

@@ -55,3 +55,34 @@ def test_path_absent_expectation(tmp_path: Path) -> None:
     benchlib.check_expectation(run, spec)
     with pytest.raises(benchlib.CheckFailed, match="must not exist"):
         benchlib.check_expectation(run, {**spec, "path": "2025-01.Food"})
+
+
+def _declared(fmt: str, path: str) -> dict[str, object]:
+    return {
+        "path": path,
+        "format": fmt,
+        "rows": 4,
+        "header": ["id", "total", "paid"],
+        "columns": [
+            {"name": "id", "kind": "seq", "seq": "R{}"},
+            {"name": "total", "kind": "decimal", "decimal": ["1.00", "9.99"]},
+            {"name": "paid", "kind": "choice", "choice": [True, False]},
+        ],
+        "records": [],
+        "anchors": [{"at": 0, "records": [{"id": "A", "total": "12.50", "paid": True}]}],
+        "sort_by": [],
+        "wrap": None,
+        "generator": None,
+        "stage": "initial",
+    }
+
+
+def test_decimals_are_exact_numbers_in_json_and_text_in_csv(tmp_path: Path) -> None:
+    task = {"id": 7, "seed": 20260838, "stages": ["initial"], "anchors": {}, "edge_files": []}
+    files = [_declared("json", "inputs/r.json"), _declared("csv", "inputs/r.csv")]
+    benchlib.seed_fixture({**task, "files": files}, tmp_path, tmp_path / "out")
+    text = (tmp_path / "out" / "inputs" / "r.json").read_text("utf-8")
+    assert '"total": 12.50' in text and '"paid": true' in text
+    assert all('"total": "' not in line for line in text.splitlines())
+    csv_text = (tmp_path / "out" / "inputs" / "r.csv").read_text("utf-8")
+    assert csv_text.splitlines()[:2] == ["id,total,paid", "A,12.50,true"]
