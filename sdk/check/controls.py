@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sdk.check import candidates
+from sdk.check import candidates, patches
 from sdk.check.environments import PLAIN, VARIED, Environment
 from sdk.check.isolation import isolation_problems
 from sdk.check.judging import JudgeCall, JudgeOutcome, run_judge
@@ -356,12 +356,22 @@ def witness_level4(setup: TaskSetup) -> ControlResult:
 
 
 def _witness(setup: TaskSetup, level: int) -> ControlResult:
+    """Judge the reference with witnesses/levelN/ overlaid, or witnesses/levelN.patch applied."""
     started = time.monotonic()
     name, folder = f"witness-level{level}", f"witnesses/level{level}"
-    missing = [f for f in ("reference", folder) if not (setup.task_dir / f).is_dir()]
-    if missing:
-        return failed(name, str(level), f"{missing[0]}/ is missing", started)
-    workspace = setup.layered(name, "reference", folder)
+    patch = setup.task_dir / f"{folder}.patch"
+    if not (setup.task_dir / "reference").is_dir():
+        return failed(name, str(level), "reference/ is missing", started)
+    if not patch.is_file() and not (setup.task_dir / folder).is_dir():
+        return failed(name, str(level), f"{folder}/ (or {folder}.patch) is missing", started)
+    if patch.is_file():
+        workspace = setup.layered(name, "reference")
+        try:
+            patches.apply_patch(workspace, patch)
+        except patches.PatchError as exc:
+            return failed(name, str(level), exc.message, started)
+    else:
+        workspace = setup.layered(name, "reference", folder)
     return judged(name, setup.run(workspace), LevelBound(level, level), started)
 
 

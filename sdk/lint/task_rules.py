@@ -313,7 +313,7 @@ def _placeholder_strings(spec: TaskSpec) -> Iterator[tuple[tuple[str | int, ...]
 
 @task_rule(
     ("BS901", "a TODO placeholder is left in task.toml, judge.py or the reference (warning)"),
-    ("BS902", "reference/ or a witness (witnesses/level3, witnesses/level4) is missing (warning)"),
+    ("BS902", "reference/ or a witness (witnesses/levelN.patch or levelN/) is missing (warning)"),
 )
 def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
     """Scaffold placeholders are reported as warnings until replaced."""
@@ -336,7 +336,8 @@ def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
             shown = ctx.shown(path.relative_to(ctx.task_dir).as_posix())
             yield Diagnostic(shown, line, col, "BS901", "placeholder left here", Severity.WARNING)
     for folder in ("reference", "witnesses/level3", "witnesses/level4"):
-        if not (ctx.task_dir / folder).is_dir():
+        patch = ctx.task_dir / f"{folder}.patch"
+        if not (ctx.task_dir / folder).is_dir() and not (folder != "reference" and patch.is_file()):
             message = f"{folder}/ is missing; benchsmith check needs it to prove the judge"
             yield Diagnostic(ctx.shown("task.toml"), 0, 0, "BS902", message, Severity.WARNING)
 
