@@ -42,8 +42,13 @@ class _FilePatch:
 
 
 def _strip(header: str) -> str | None:
-    name = header[4:].split("\t")[0].strip()
-    if name == "/dev/null":
+    """The path of a ``---``/``+++`` line without its first component; None for no file.
+
+    No file is ``/dev/null`` or, as GNU ``diff -N`` writes it, a path dated at the epoch.
+    """
+    name, _, stamp = header[4:].partition("\t")
+    name = name.strip()
+    if name == "/dev/null" or stamp.startswith("1970-01-01 00:00:00"):
         return None
     parts = name.split("/", 1)
     return parts[1] if len(parts) == 2 else parts[0]
@@ -102,14 +107,15 @@ def _parse_hunk(lines: list[str], index: int, patch: _FilePatch, shown: str) -> 
 
 
 def _apply_file(root: Path, patch: _FilePatch, shown: str) -> None:
-    target = root / (patch.new_path or patch.old_path or "")
-    if patch.old_path is None:
-        current: list[str] = []
-    else:
+    # The old path names the reference file; the new path matters only for new files.
+    target = root / (patch.old_path or patch.new_path or "")
+    text = ""
+    if patch.old_path is not None:
         source = root / patch.old_path
         if not source.is_file():
             raise PatchError(f"{shown}: {patch.old_path} does not exist in the reference")
-        current = source.read_text(encoding="utf-8").splitlines()
+        text = source.read_text(encoding="utf-8")
+    current = text.splitlines()
     result, cursor = [], 0
     for hunk in patch.hunks:
         begin = max(hunk.start - 1, 0) if hunk.old else hunk.start
@@ -117,12 +123,15 @@ def _apply_file(root: Path, patch: _FilePatch, shown: str) -> None:
             raise PatchError(f"{shown}:{hunk.line}: the hunk does not match {patch.old_path}")
         result += current[cursor:begin] + hunk.new
         cursor = begin + len(hunk.old)
+    untouched_tail = cursor < len(current)
     result += current[cursor:]
     if patch.new_path is None:
         target.unlink()
         return
     target.parent.mkdir(parents=True, exist_ok=True)
-    ending = "\n" if result and patch.new_newline else ""
+    # A last line no hunk reached keeps the file's own ending; else the patch says.
+    newline = text.endswith("\n") if untouched_tail else patch.new_newline
+    ending = "\n" if result and newline else ""
     target.write_text("\n".join(result) + ending, encoding="utf-8")
 
 

@@ -74,7 +74,7 @@ def test_malformed_patches(tmp_path: Path) -> None:
 lines = st.lists(st.text(alphabet="abc \t#=", max_size=8), max_size=12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(old=lines, new=lines, old_eol=st.booleans(), new_eol=st.booleans())
 def test_any_difflib_patch_round_trips(
     tmp_path_factory: pytest.TempPathFactory,
@@ -91,3 +91,23 @@ def test_any_difflib_patch_round_trips(
     (root / "f.txt").write_text(before, encoding="utf-8")
     apply_patch(root, write_patch(root, diff("f.txt", before, after)))
     assert (root / "f.txt").read_text(encoding="utf-8") == after
+
+
+def test_a_patch_written_by_diff_ru_applies(tmp_path: Path) -> None:
+    import subprocess
+
+    work = tmp_path / "work"
+    for side, body in (("a", "x = 1\n"), ("b", "x = 2\n")):
+        (work / side / "solution").mkdir(parents=True)
+        (work / side / "solution" / "m.py").write_text(body, encoding="utf-8")
+    (work / "b" / "solution" / "extra.py").write_text("y = 3\n", encoding="utf-8")
+    done = subprocess.run(
+        ["diff", "-ruN", "a", "b"], cwd=work, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1  # differences found
+    root = tmp_path / "ws"
+    (root / "solution").mkdir(parents=True)
+    (root / "solution" / "m.py").write_text("x = 1\n", encoding="utf-8")
+    apply_patch(root, write_patch(tmp_path, done.stdout))
+    assert (root / "solution" / "m.py").read_text(encoding="utf-8") == "x = 2\n"
+    assert (root / "solution" / "extra.py").read_text(encoding="utf-8") == "y = 3\n"
