@@ -105,7 +105,8 @@ def build(
         return result
     if not force:
         _raise_conflicts(specs, targets)
-    write_all({t.path: t.content for t in targets if _status(t) != "unchanged"})
+    changed = zip(result.files, targets, strict=True)
+    write_all({t.path: t.content for c, t in changed if c.status != "unchanged"})
     return result
 
 
