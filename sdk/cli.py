@@ -16,6 +16,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 import typer
 
 from sdk import __version__
+from sdk.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
 from sdk.diagnostics import Diagnostic, display_path, has_errors, render_json, render_text
 from sdk.errors import SdkError, UsageError
 
@@ -29,18 +30,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-TasksArg = Annotated[
-    list[str] | None,
-    typer.Argument(help="Task folders, task.toml files, ids or slugs (of --corpus tasks)."),
-]
-AllOpt = Annotated[bool, typer.Option("--all", help="Every task of the corpus.")]
-CorpusOpt = Annotated[Path, typer.Option(help="Corpus root for --all, ids and slugs.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable JSON result.")]
-PythonOpt = Annotated[
-    str | None,
-    typer.Option(help="Interpreter for seed.py, judges and candidates (default: python3.12)."),
-]
 
 
 def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:

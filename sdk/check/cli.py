@@ -13,21 +13,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from sdk.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
+
 if TYPE_CHECKING:
     from sdk.check.battery import ProgressEvent
     from sdk.check.report import CheckReport
 
-TasksArg = Annotated[
-    list[str] | None,
-    typer.Argument(help="Task folders, task.toml files, ids or slugs (of --corpus tasks)."),
-]
-AllOpt = Annotated[bool, typer.Option("--all", help="Every task of the corpus.")]
-CorpusOpt = Annotated[Path, typer.Option(help="Corpus root for --all, ids and slugs.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable JSON result.")]
-PythonOpt = Annotated[
-    str | None,
-    typer.Option(help="Interpreter for seed.py, judges and candidates (default: python3.12)."),
-]
 JobsOpt = Annotated[
     int | None,
     typer.Option(

@@ -1,14 +1,16 @@
 """CLI commands of the runner (``run``, ``report``).
 
-No ``from __future__ import annotations`` here: typer evaluates the commands' annotations,
-which use names imported inside :func:`register` (sdk.cli imports this module while it
-initializes, so those names cannot be imported at module level).
+The commands are defined inside :func:`register` because they use ``sdk.cli``'s error
+guard, and sdk.cli imports this module while it initializes. No ``from __future__ import
+annotations`` here: typer evaluates the commands' annotations at registration.
 """
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from sdk.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
 
 if TYPE_CHECKING:
     from sdk.run.batch import BatchOptions, BatchResult
@@ -20,7 +22,7 @@ FAILED_REASONS = ("setup_error", "runner_error")
 
 def register(app: typer.Typer) -> None:
     """Add this package's commands to the benchsmith app."""
-    from sdk.cli import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg, emit_json, guard
+    from sdk.cli import emit_json, guard
 
     @app.command()
     @guard
