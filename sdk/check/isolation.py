@@ -25,7 +25,7 @@ from pathlib import Path
 
 from sdk.lint.task_rules import private_values
 from sdk.runtime import benchlib
-from sdk.spec.model import TaskSpec, thaw
+from sdk.spec.model import TaskSpec
 
 PRIVATE_FILES = ("judge.py", "task.toml", "benchsmith.lock", "fixtures.py")
 PRIVATE_FOLDERS = ("reference", "witnesses", "edge")
@@ -102,26 +102,6 @@ def _content_problems(spec: TaskSpec, workspace: Path, files: list[str]) -> list
     return problems
 
 
-def leak_candidates(spec: TaskSpec) -> list[tuple[str, str]]:
-    """(value, origin) pairs whose presence in the workspace is a leak.
-
-    Anchor expectations that equal a value of a declared input record are inputs the task
-    hands out on purpose (an expected date copied from the record), not leaks.
-    """
-    inputs = _input_values(spec)
-    return [
-        (value, origin)
-        for value, origin in private_values(spec)
-        if origin == "private" or value not in inputs
-    ]
-
-
-def _input_values(spec: TaskSpec) -> set[str]:
-    records = [r for a in spec.anchors for r in a.records]
-    records += [r for f in spec.files for r in f.records]
-    return {str(v) for record in records for v in thaw(record).values()}
-
-
 def authored_files(task_dir: Path) -> set[str]:
     """Workspace paths of the files authors wrote for the agent (TASK.md, visible/, stages/)."""
     found = {"TASK.md"}
@@ -135,7 +115,7 @@ def authored_files(task_dir: Path) -> set[str]:
 
 
 def _value_problems(spec: TaskSpec, workspace: Path, files: list[str]) -> list[str]:
-    secrets = leak_candidates(spec)
+    secrets = private_values(spec)
     if not secrets:
         return []
     authored = authored_files(spec.task_dir)

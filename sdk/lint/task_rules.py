@@ -215,15 +215,27 @@ def _distinctive(value: object) -> str | None:
 
 
 def private_values(spec: TaskSpec) -> list[tuple[str, str]]:
-    """(value, origin) pairs that must never reach the workspace."""
+    """(value, origin) pairs the task must never state to the agent.
+
+    Every ``private`` string, and each distinctive anchor expectation, except one that equals
+    a value of a declared input record (the task hands that out on purpose, e.g. a date
+    copied from the record).
+    """
+    inputs = _input_values(spec)
     found = [(v, "private") for v in spec.private]
     for anchor in spec.anchors:
         for expectation in anchor.expect:
             for value in _flatten(thaw(list(expectation.private_values()))):
                 text = _distinctive(value)
-                if text is not None:
+                if text is not None and text not in inputs:
                     found.append((text, f"anchor {anchor.name!r} expectation"))
     return sorted(set(found))
+
+
+def _input_values(spec: TaskSpec) -> set[str]:
+    records = [r for a in spec.anchors for r in a.records]
+    records += [r for f in spec.files for r in f.records]
+    return {str(v) for record in records for v in thaw(record).values()}
 
 
 def _flatten(values: Iterable[object]) -> Iterator[object]:

@@ -6,7 +6,8 @@ import gzip
 import shutil
 from pathlib import Path
 
-from sdk.check.isolation import isolation_problems, leak_candidates
+from sdk.check.isolation import isolation_problems
+from sdk.lint.task_rules import private_values
 from sdk.runtime import benchlib
 from sdk.spec.load import load_task
 from sdk.workspace import create_workspace
@@ -75,4 +76,4 @@ def test_private_values_in_authored_files_are_found_even_compressed(
 
 def test_expected_values_copied_from_input_records_are_not_leaks(example: CopyExample) -> None:
     spec = load_task(example("02-pantry-ledger"))
-    assert leak_candidates(spec) == []  # its only distinctive value, 2025-04-03, is an input date
+    assert private_values(spec) == []  # its only distinctive value, 2025-04-03, is an input date
