@@ -434,7 +434,7 @@ def _lock_problem(setup: TaskSetup, fixture: str, digest: str) -> list[str]:
     return []
 
 
-@control("isolation", "the workspace holds no judge, reference, witness, edge or private value")
+@control("isolation", "no judge, reference, witness or edge file; no private value in shipped text")
 def isolation(setup: TaskSetup) -> ControlResult:
     """Search the final workspace for private names, contents and values."""
     started = time.monotonic()
