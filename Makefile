@@ -22,7 +22,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy sdk
+	$(BIN)/mypy
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest

@@ -20,8 +20,8 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import median_seconds, synthetic_corpus
-from sdk import build as build_module
-from sdk.render import format as format_module
+from benchsmith import build as build_module
+from benchsmith.generate import format as format_module
 
 GENERATED = ("seed.py", "TASK.md", "scenario.json", "benchsmith.lock")
 

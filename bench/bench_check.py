@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sdk.check.battery import CheckOptions, check_tasks
-from sdk.check.report import CheckReport
-from sdk.pythons import default_python
+from benchsmith.check.battery import CheckOptions, check_tasks
+from benchsmith.check.results import CheckReport
+from benchsmith.pythons import default_python
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 TASKS = [EXAMPLES / "01-grade-summary", EXAMPLES / "02-pantry-ledger"]

@@ -15,8 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import EXAMPLES, REPO, median_seconds, synthetic_corpus
-from sdk.build import build
-from sdk.lint import lint_paths, purity
+from benchsmith.build import build
+from benchsmith.lint import lint_paths, purity
 
 
 def cold_lint(paths: list[Path]) -> None:

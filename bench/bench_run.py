@@ -29,10 +29,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import EXAMPLES
-from sdk.run import batch as batch_module
-from sdk.run import records
-from sdk.run.batch import BatchOptions, run_batch
-from sdk.run.model import RunOutcome
+from benchsmith.run import batch as batch_module
+from benchsmith.run import records
+from benchsmith.run.batch import BatchOptions, run_batch
+from benchsmith.run.data import RunOutcome
 
 TASKS = (EXAMPLES / "01-grade-summary", EXAMPLES / "02-pantry-ledger")
 IDLE = 'command:printf \'{"type":"idle"}\\n\' >> "$BENCHSMITH_EVENTS"'

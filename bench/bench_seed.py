@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sdk.build import build
-from sdk.pythons import default_python
-from sdk.runtime.benchlib import file_digest
+from benchsmith.build import build
+from benchsmith.pythons import default_python
+from benchsmith.runtime.benchlib import file_digest
 
 ROWS = 1_200_000
 TASK = f"""\

@@ -1,6 +1,6 @@
 """benchlib: the standard-library runtime shared by every task's seed.py and judge.py.
 
-This file has one source, ``sdk/runtime/benchlib.py`` in the benchsmith repository;
+This file has one source, ``sdk/benchsmith/runtime/benchlib.py`` in the benchsmith repository;
 ``benchsmith build`` copies it to the root of each corpus and ``benchsmith lint`` reports
 copies that drifted. It imports nothing outside the Python standard library, so a corpus runs
 anywhere Python 3.11+ does, without benchsmith installed.

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sdk.cli import app
+from benchsmith.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"

@@ -12,8 +12,8 @@ import pytest
 import typer
 from typer.core import TyperOption
 
-from sdk.cli import app
-from sdk.lint.registry import RULES
+from benchsmith.cli import app
+from benchsmith.lint.registry import RULES
 from tests.conftest import MINIMAL_TASK, REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -12,9 +12,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from sdk import resources
-from sdk.check.cli import register
-from sdk.pythons import default_python
+from benchsmith import resources
+from benchsmith.check.cli import register
+from benchsmith.pythons import default_python
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -41,7 +41,7 @@ def invoke(*args: str | Path) -> Any:
 
 
 def copy_example(root: Path, name: str) -> Path:
-    """Copy examples/NAME (and sdk/runtime/benchlib.py) into the corpus folder ``root``."""
+    """Copy examples/NAME (and the source runtime benchlib.py) into the corpus folder ``root``."""
     root.mkdir(parents=True, exist_ok=True)
     if not (root / "benchlib.py").exists():  # the source runtime, not a built copy
         shutil.copy2(resources.runtime_source(), root / "benchlib.py")

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from sdk import resources
-from sdk.check.controls import CONTROLS
+from benchsmith import resources
+from benchsmith.check.controls import CONTROLS
 from tests.check.conftest import TASKS
 
 pytestmark = pytest.mark.slow

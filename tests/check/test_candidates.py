@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from sdk.check import candidates
-from sdk.check.candidates import CandidateError, entry_point, entry_points, facade_content
-from sdk.spec.load import load_task
-from sdk.spec.model import Command
+from benchsmith.check import candidates
+from benchsmith.check.candidates import CandidateError, entry_point, entry_points, facade_content
+from benchsmith.dsl.load import load_task
+from benchsmith.dsl.model import Command
 from tests.check.conftest import EXAMPLES
 
 

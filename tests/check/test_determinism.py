@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sdk.build import build
-from sdk.check.battery import CheckOptions, check_tasks
-from sdk.check.report import ControlResult
+from benchsmith.build import build
+from benchsmith.check.battery import CheckOptions, check_tasks
+from benchsmith.check.results import ControlResult
 from tests.check.conftest import CopyExample
 
 # Authored generators that break determinism the ways the verifier audit lists.

@@ -6,11 +6,11 @@ import gzip
 import shutil
 from pathlib import Path
 
-from sdk.check.isolation import isolation_problems
-from sdk.lint.task_rules import private_values
-from sdk.runtime import benchlib
-from sdk.spec.load import load_task
-from sdk.workspace import create_workspace
+from benchsmith.check.isolation import isolation_problems
+from benchsmith.dsl.load import load_task
+from benchsmith.lint.task_rules import private_values
+from benchsmith.runtime import benchlib
+from benchsmith.workspace import create_workspace
 from tests.check.conftest import CopyExample
 
 

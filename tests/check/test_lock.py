@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sdk.check.seeds import fixture_hashes, lock_tasks
-from sdk.runtime import benchlib
+from benchsmith.check.seeds import fixture_hashes, lock_tasks
+from benchsmith.runtime import benchlib
 from tests.check.conftest import CopyExample, invoke
 
 

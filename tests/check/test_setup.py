@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sdk.check import candidates
-from sdk.check.battery import _setup, judge_timeout
-from sdk.runtime import benchlib
-from sdk.spec.load import load_task
+from benchsmith.check import candidates
+from benchsmith.check.battery import _setup, judge_timeout
+from benchsmith.dsl.load import load_task
+from benchsmith.runtime import benchlib
 from tests.check.conftest import EXAMPLES, CopyExample
 
 

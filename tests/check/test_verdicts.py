@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdk.check.verdicts import parse_verdict, verdict_problems
-from sdk.runtime import benchlib
+from benchsmith.check.verdicts import parse_verdict, verdict_problems
+from benchsmith.runtime import benchlib
 
 
 def verdict(**changes: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Tests for the static purity and determinism checks in ``sdk.lint.purity``."""
+"""Tests for the static purity and determinism checks in ``benchsmith.lint.purity``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdk.diagnostics import Diagnostic
-from sdk.lint.purity import check_determinism, check_imports, check_syntax
+from benchsmith.diagnostics import Diagnostic
+from benchsmith.lint.purity import check_determinism, check_imports, check_syntax
 
 Found = list[tuple[str, int, int]]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sdk.build import build
-from sdk.diagnostics import Diagnostic, Severity
-from sdk.lint import lint_paths
+from benchsmith.build import build
+from benchsmith.diagnostics import Diagnostic, Severity
+from benchsmith.lint import lint_paths
 from tests.conftest import EXAMPLES, MINIMAL_TASK
 
 
@@ -170,7 +170,7 @@ def test_task_can_ignore_a_rule(make_task: Callable[..., Path]) -> None:
 
 
 def test_usage_error_for_unknown_path(tmp_path: Path) -> None:
-    from sdk.errors import UsageError
+    from benchsmith.errors import UsageError
 
     with pytest.raises(UsageError):
         lint_paths([tmp_path / "missing"])

@@ -11,8 +11,8 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
-from sdk.cli import app
-from sdk.run.batch import BatchOptions, BatchResult, run_batch
+from benchsmith.cli import app
+from benchsmith.run.batch import BatchOptions, BatchResult, run_batch
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sdk.run import invoke
-from sdk.run.adapters import ActionEnv, resolve_adapter
-from sdk.run.invoke import ActionFiles, ActionResult, run_action
+from benchsmith.run import invoke
+from benchsmith.run.adapters import ActionEnv, resolve_adapter
+from benchsmith.run.invoke import ActionFiles, ActionResult, run_action
 
 IDLE = """printf '{"type":"idle"}\\n' >> "$BENCHSMITH_EVENTS"\n"""
 

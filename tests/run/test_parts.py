@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from sdk.errors import UsageError
-from sdk.run import builtin, records
-from sdk.run.archive import write_archive
-from sdk.run.judging import judge_argv, verdict_from
-from sdk.run.tasks import task_info
-from sdk.runtime.benchlib import CommandResult
+from benchsmith.errors import UsageError
+from benchsmith.run import builtin, records
+from benchsmith.run.archive import write_archive
+from benchsmith.run.judging import judge_argv, verdict_from
+from benchsmith.run.tasks import task_info
+from benchsmith.runtime.benchlib import CommandResult
 from tests.run.conftest import MULTI
 
 GOOD = {
@@ -137,7 +137,7 @@ def test_fifos_are_left_out_of_archives_without_blocking(tmp_path: Path) -> None
 def test_judge_process_closes_its_files(tmp_path: Path) -> None:
     import sys
 
-    from sdk.run.judging import run_process
+    from benchsmith.run.judging import run_process
 
     def descriptors() -> int:
         return len(list(Path("/proc/self/fd").iterdir()))

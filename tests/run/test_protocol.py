@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from sdk import resources
-from sdk.run import protocol
+from benchsmith import resources
+from benchsmith.run import protocol
 
 VALID: list[dict[str, Any]] = [
     {"type": "assistant", "text": "hello"},

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from sdk.errors import UsageError
-from sdk.run import records
-from sdk.run.render import render_html, render_text, report_json
-from sdk.run.report import build_report, compare, load_metrics
+from benchsmith.errors import UsageError
+from benchsmith.run import records
+from benchsmith.run.present import render_html, render_text, report_json
+from benchsmith.run.report import build_report, compare, load_metrics
 
 
 def add_run(

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from sdk import resources
-from sdk.errors import UsageError
-from sdk.run.batch import BatchResult
-from sdk.run.records import DB_NAME
+from benchsmith import resources
+from benchsmith.errors import UsageError
+from benchsmith.run.batch import BatchResult
+from benchsmith.run.records import DB_NAME
 from tests.run.conftest import MULTI, SINGLE, batch, write_adapter
 
 
@@ -250,8 +250,8 @@ def _digests(root: Path) -> dict[str, str]:
 
 def _private_digests(task: Path, tmp: Path) -> set[str]:
     """Digests of every private file: task files, reference, witnesses, edge-only inputs."""
-    from sdk.run.tasks import task_info
-    from sdk.runtime import benchlib
+    from benchsmith.run.tasks import task_info
+    from benchsmith.runtime import benchlib
 
     private = {
         d
@@ -339,7 +339,7 @@ def test_parallel_runs_record_every_run(tmp_path: Path) -> None:
 def test_interrupted_batches_mark_unfinished_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sdk.run import batch as batch_module
+    from benchsmith.run import batch as batch_module
 
     real = batch_module.execute_run
     calls: list[str] = []
@@ -415,7 +415,7 @@ with open(os.environ["BENCHSMITH_EVENTS"], "a") as events:
 
 
 def test_services_run_during_the_agent_run_and_stop_after(tmp_path: Path) -> None:
-    from sdk.build import build
+    from benchsmith.build import build
     from tests.run.test_invoke import alive
 
     task = tmp_path / "corpus" / "09-price-lookup"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sdk.runtime import benchlib
+from benchsmith.runtime import benchlib
 
 
 @pytest.mark.parametrize(

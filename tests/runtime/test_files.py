@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sdk.runtime import benchlib
-from sdk.runtime.benchlib import CheckFailed, Files
+from benchsmith.runtime import benchlib
+from benchsmith.runtime.benchlib import CheckFailed, Files
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sdk.pythons import default_python
-from sdk.runtime import benchlib
-from sdk.workspace import create_workspace
+from benchsmith.pythons import default_python
+from benchsmith.runtime import benchlib
+from benchsmith.workspace import create_workspace
 from tests.check.conftest import copy_example
 
 NOISY_CHECKS = """

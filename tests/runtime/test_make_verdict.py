@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdk.runtime import benchlib
+from benchsmith.runtime import benchlib
 
 Outcomes = list[tuple[int, bool]]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sdk.runtime import benchlib
+from benchsmith.runtime import benchlib
 
 
 def test_overlay_copies_files_and_inner_links_only(tmp_path: Path) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sdk.pythons import default_python
-from sdk.runtime import benchlib
+from benchsmith.pythons import default_python
+from benchsmith.runtime import benchlib
 
 
 @pytest.fixture(scope="module")

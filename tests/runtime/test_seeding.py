@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sdk.runtime import benchlib
+from benchsmith.runtime import benchlib
 
 
 def _context(tmp_path: Path) -> benchlib.SeedContext:

@@ -1,0 +1,290 @@
+"""``benchsmith build``: regenerate every generated file of some tasks, safely.
+
+The steps: load the specs (pure), read each judge's authored region, render every file,
+format all Python with one ruff call, compare with what is on disk, refuse to overwrite hand
+edits (reported as conflicts), and finally write everything at once or nothing at all.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchsmith import resources
+from benchsmith.corpus import corpus_root_tasks
+from benchsmith.diagnostics import Diagnostic, display_path
+from benchsmith.dsl.load import load_task, read_task
+from benchsmith.dsl.model import TaskSpec
+from benchsmith.errors import ConflictError, StaleError, TaskSpecError
+from benchsmith.generate import env, regions
+from benchsmith.generate.format import format_sources, formatter_identity
+from benchsmith.generate.plan import index_entry, json_document, judge_source, plan_task
+from benchsmith.generate.write import write_all
+from benchsmith.lock import LOCK_FILE, file_entry, lock_text, read_lock, sha256_text
+
+RUNTIME_NAME = "benchlib.py"
+INDEX_NAME = "tasks.json"
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One file a build considered.
+
+    Attributes:
+        path: The file.
+        status: ``created``, ``updated`` or ``unchanged``.
+    """
+
+    path: Path
+    status: str
+
+
+@dataclass
+class BuildResult:
+    """What a build did (or, with ``check``, would do).
+
+    Attributes:
+        files: Every file considered, in a stable order.
+        tasks: The tasks built.
+    """
+
+    files: list[FileChange] = field(default_factory=list)
+    tasks: list[TaskSpec] = field(default_factory=list)
+
+    @property
+    def changed(self) -> list[FileChange]:
+        """Files created or updated."""
+        return [f for f in self.files if f.status != "unchanged"]
+
+
+@dataclass
+class _Target:
+    path: Path
+    content: str
+    owned: str  # the text benchsmith owns (hashed into the lock)
+    guarded: bool = True  # hand edits to it are conflicts
+    rendered: str = ""  # hash of the unformatted render + formatter (Python files)
+    # For files whose render reads the file itself (judge.py's authored region): the render
+    # the next build will produce from the formatted content, so the lock reaches a fixpoint.
+    rerender: Callable[[str], str] | None = None
+
+
+def build(
+    tasks: Sequence[Path | str | TaskSpec], *, check: bool = False, force: bool = False
+) -> BuildResult:
+    """Regenerate seed.py, judge.py, TASK.md, scenario.json and the corpus files.
+
+    Args:
+        tasks: Task folders, their task.toml files, or already loaded specs.
+        check: Write nothing; raise :class:`StaleError` naming every stale file.
+        force: Overwrite generated files even when they were edited by hand (the judge's
+            authored region is still kept).
+
+    Returns:
+        What changed (with ``check``: nothing, since a stale file raises).
+
+    Raises:
+        TaskSpecError: When any task.toml is invalid (nothing is written).
+        ConflictError: When a generated file carries hand edits and ``force`` is off.
+        BuildError: When rendering or formatting fails.
+        StaleError: With ``check``, when any generated file is out of date.
+    """
+    specs = _load_all(tasks)
+    targets = [t for spec in specs for t in _task_targets(spec)]
+    targets += _corpus_targets(specs)
+    _format(targets)
+    for spec in specs:
+        targets.append(_lock_target(spec, [t for t in targets if t.path.parent == spec.task_dir]))
+    result = BuildResult(tasks=list(specs))
+    result.files = [FileChange(t.path, _status(t)) for t in targets]
+    if check:
+        _raise_if_stale(result)
+        return result
+    if not force:
+        _raise_conflicts(specs, targets)
+    changed = zip(result.files, targets, strict=True)
+    write_all({t.path: t.content for c, t in changed if c.status != "unchanged"})
+    return result
+
+
+def _load_all(tasks: Iterable[Path | str | TaskSpec]) -> list[TaskSpec]:
+    specs: list[TaskSpec] = []
+    problems: list[Diagnostic] = []
+    for task in tasks:
+        if isinstance(task, TaskSpec):
+            specs.append(task)
+            continue
+        try:
+            specs.append(load_task(task))
+        except TaskSpecError as exc:
+            problems.extend(exc.diagnostics)
+    if problems:
+        raise TaskSpecError(f"{len(problems)} problem(s) in task.toml", problems)
+    return sorted(specs, key=lambda s: (str(s.task_dir.parent), s.id, s.slug))
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def _task_targets(spec: TaskSpec) -> list[_Target]:
+    judge_path = spec.task_dir / "judge.py"
+    existing = _read(judge_path)
+    authored = None if existing is None else regions.authored_region(existing, _shown(judge_path))
+    targets = [
+        _Target(spec.task_dir / r.name, r.content, r.content) for r in plan_task(spec, authored)
+    ]
+    for target in targets:
+        if target.path == judge_path:
+            target.rerender = lambda text: judge_source(
+                spec, regions.authored_region(text, _shown(judge_path))
+            )
+    return targets
+
+
+def _corpus_targets(specs: list[TaskSpec]) -> list[_Target]:
+    runtime = resources.runtime_source().read_text(encoding="utf-8")
+    targets = []
+    for root in sorted({s.task_dir.parent for s in specs}):
+        entries = [index_entry(s) for s in _corpus_specs(root, specs)]
+        index = json_document({"tasks": sorted(entries, key=lambda e: (e["id"], e["slug"]))})
+        targets.append(_Target(root / RUNTIME_NAME, runtime, runtime, guarded=False))
+        targets.append(_Target(root / INDEX_NAME, index, index, guarded=False))
+    return targets
+
+
+def _corpus_specs(root: Path, built: list[TaskSpec]) -> list[TaskSpec]:
+    """Every valid task of a corpus root (the built ones as loaded, others from disk)."""
+    mine = {s.task_dir.resolve(): s for s in built}
+    found = []
+    for task_dir in corpus_root_tasks(root):
+        spec = mine.get(task_dir.resolve())
+        if spec is None:
+            spec, _ = read_task(task_dir)
+        if spec is not None:
+            found.append(spec)
+    return found
+
+
+def _format(targets: list[_Target]) -> None:
+    """Format generated Python in one ruff call, skipping files proven up to date.
+
+    A file is up to date without formatting when the lock recorded the same unformatted
+    render (and formatter) and the file on disk still has the owned hash the lock recorded.
+    """
+    pending: dict[str, _Target] = {}
+    locks: dict[Path, dict[str, Any]] = {}
+    for target in targets:
+        if target.path.suffix != ".py" or not target.guarded:
+            continue
+        target.rendered = sha256_text(formatter_identity() + "\0" + target.content)
+        folder = target.path.parent
+        if folder not in locks:
+            locks[folder] = read_lock(folder)
+        if not _reuse_formatted(target, file_entry(locks[folder], target.path.name)):
+            pending[str(target.path)] = target
+    formatted = format_sources({name: t.content for name, t in pending.items()})
+    for name, target in pending.items():
+        target.content = formatted[name]
+        target.owned = _owned(target.path, target.content)
+        if target.rerender is not None:
+            again = target.rerender(target.content)
+            target.rendered = sha256_text(formatter_identity() + "\0" + again)
+
+
+def _reuse_formatted(target: _Target, entry: dict[str, str]) -> bool:
+    existing = _read(target.path)
+    if existing is None or entry.get("rendered") != target.rendered:
+        return False
+    owned = _owned(target.path, existing)
+    if sha256_text(owned) != entry.get("owned"):
+        return False
+    target.content, target.owned = existing, owned
+    return True
+
+
+def _owned(path: Path, text: str) -> str:
+    """The part of a generated file benchsmith owns (judge.py: all but its region)."""
+    return regions.skeleton(text, _shown(path)) if path.name == "judge.py" else text
+
+
+def _lock_target(spec: TaskSpec, targets: list[_Target]) -> _Target:
+    files = {t.path.name: _lock_entry(t) for t in targets}
+    seed = read_lock(spec.task_dir)["seed"]
+    text = lock_text(files, seed)
+    return _Target(spec.task_dir / LOCK_FILE, text, text, guarded=False)
+
+
+def _lock_entry(target: _Target) -> dict[str, str]:
+    entry = {"owned": sha256_text(target.owned)}
+    return {**entry, "rendered": target.rendered} if target.rendered else entry
+
+
+def _status(target: _Target) -> str:
+    existing = _read(target.path)
+    if existing is None:
+        return "created"
+    return "unchanged" if existing == target.content else "updated"
+
+
+def _shown(path: Path) -> str:
+    return display_path(path)
+
+
+def _raise_if_stale(result: BuildResult) -> None:
+    stale = result.changed
+    if stale:
+        found = [Diagnostic(_shown(f.path), 0, 0, "BS501", _stale_message(f)) for f in stale]
+        raise StaleError(f"{len(stale)} generated file(s) are stale; run benchsmith build", found)
+
+
+def _stale_message(change: FileChange) -> str:
+    if change.status == "created":
+        return "generated file is missing; run benchsmith build"
+    return "generated file is stale (differs from what task.toml produces); run benchsmith build"
+
+
+def _raise_conflicts(specs: list[TaskSpec], targets: list[_Target]) -> None:
+    found: list[Diagnostic] = []
+    for spec in specs:
+        lock = read_lock(spec.task_dir)
+        for target in targets:
+            if target.guarded and target.path.parent == spec.task_dir:
+                recorded = file_entry(lock, target.path.name).get("owned")
+                found.extend(_conflict(target, recorded))
+    if found:
+        raise ConflictError(
+            f"{len(found)} generated file(s) were edited by hand; move the edits into "
+            "task.toml, fixtures.py or the judge's authored region, or rebuild with --force",
+            found,
+        )
+
+
+def _conflict(target: _Target, recorded: str | None) -> list[Diagnostic]:
+    existing = _read(target.path)
+    if existing is None or existing == target.content:
+        return []
+    owned = _owned(target.path, existing)
+    if recorded is not None:
+        edited = sha256_text(owned) != recorded
+    else:
+        edited = env.GENERATED_HEADER not in existing and env.JUDGE_HEADER not in existing
+    if not edited:
+        return []
+    line = _first_difference(owned, target.owned)
+    message = "edited by hand since benchsmith generated it; these lines would be lost"
+    return [Diagnostic(_shown(target.path), line, 1, "BS504", message)]
+
+
+def _first_difference(old: str, new: str) -> int:
+    matcher = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
+    for tag, start, _, _, _ in matcher.get_opcodes():
+        if tag != "equal":
+            return start + 1
+    return 1

@@ -1,0 +1,546 @@
+"""The controls of the battery, registered by decorator in battery order.
+
+Each control is a small function of a :class:`TaskSetup` that returns a
+:class:`~benchsmith.check.results.ControlResult`; missing an expectation is a result, never an
+exception. Judge-based controls also require a valid verdict (schema and invariants) and an
+unchanged workspace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchsmith.check import candidates, patches
+from benchsmith.check.environments import PLAIN, VARIED, Environment
+from benchsmith.check.isolation import isolation_problems
+from benchsmith.check.judging import JudgeCall, JudgeOutcome, run_judge
+from benchsmith.check.results import ControlResult
+from benchsmith.check.seeds import FIXTURES, SeedError, seed_entries
+from benchsmith.check.trees import first_difference
+from benchsmith.diagnostics import display_path
+from benchsmith.dsl.model import TaskSpec
+from benchsmith.runtime import benchlib
+
+
+@dataclass(frozen=True, slots=True)
+class LevelBound:
+    """The levels a control accepts: ``low`` to ``high`` inclusive."""
+
+    low: int
+    high: int
+
+    def admits(self, level: int | None) -> bool:
+        """Whether ``level`` lies within the bound."""
+        return level is not None and self.low <= level <= self.high
+
+    def __str__(self) -> str:
+        return str(self.high) if self.low == self.high else f"≤ {self.high}"
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSetup:
+    """What every control of one task shares.
+
+    Attributes:
+        spec: The task.
+        judge: How to run its judge.
+        tmp: Scratch folder of this task's battery.
+        base: The final workspace, as the runner creates it (copied, never judged).
+        python: Interpreter for seed.py, judges and candidates.
+        lock: The ``seed`` section of the task's benchsmith.lock.
+        layout: The task's runtime layout.
+        digests: File digests shared by every judge run's before/after listings.
+    """
+
+    spec: TaskSpec
+    judge: JudgeCall
+    tmp: Path
+    base: Path
+    python: str
+    lock: dict[str, str]
+    layout: benchlib.Layout
+    digests: dict[tuple[int, ...], str] = field(default_factory=dict)
+
+    @property
+    def task_dir(self) -> Path:
+        """The task folder."""
+        return self.spec.task_dir
+
+    def workspace(self, control: str, env: Environment = PLAIN) -> Path:
+        """A fresh copy of the final workspace for ``control`` (folder named after ``env``).
+
+        Read-only inputs are hard links to the base workspace's files (nothing writes them:
+        candidates run in the judge's fixture copies), so large fixtures cost no copying;
+        the editable paths are real copies.
+        """
+        dest = self.tmp / control / env.folder
+        shutil.copytree(self.base, dest, symlinks=True, copy_function=self._link_or_copy)
+        return dest
+
+    def _link_or_copy(self, src: str, dest: str) -> None:
+        rel = Path(src).relative_to(self.base).as_posix()
+        if not self.layout.is_editable(rel):
+            with contextlib.suppress(OSError):  # no hard links here: copy instead
+                os.link(src, dest)
+                return
+        shutil.copy2(src, dest)
+
+    def run(self, workspace: Path, env: Environment = PLAIN) -> JudgeOutcome:
+        """Judge ``workspace`` under ``env`` (the digest cache shared)."""
+        return run_judge(self.judge, workspace, env, self.digests)
+
+    def layered(self, control: str, *layers: str, env: Environment = PLAIN) -> Path:
+        """A workspace with the task folders ``layers`` overlaid in order (reference, ...)."""
+        workspace = self.workspace(control, env)
+        for layer in layers:
+            merge_editable(self.task_dir / layer, workspace, self.spec.editable)
+        return workspace
+
+
+ControlFunction = Callable[[TaskSetup], ControlResult]
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """A registered control.
+
+    Attributes:
+        name: Column name in reports.
+        summary: What it demonstrates.
+        function: The control itself.
+        slow: Whether it waits for a timeout (scheduled first).
+    """
+
+    name: str
+    summary: str
+    function: ControlFunction
+    slow: bool = False
+
+
+CONTROLS: dict[str, Control] = {}
+
+
+def control(
+    name: str, summary: str, *, slow: bool = False
+) -> Callable[[ControlFunction], ControlFunction]:
+    """Register a control under ``name`` (battery order is registration order)."""
+
+    def register(function: ControlFunction) -> ControlFunction:
+        CONTROLS[name] = Control(name, summary, function, slow)
+        return function
+
+    return register
+
+
+def merge_editable(src_root: Path, workspace: Path, editable: Sequence[str]) -> None:
+    """Copy the editable paths present under ``src_root`` into ``workspace``, merging folders."""
+    for rel in editable:
+        src = src_root / rel.rstrip("/")
+        if src.is_dir():
+            benchlib.copy_tree(src, workspace / rel.rstrip("/"))
+        elif src.is_file():
+            benchlib.ensure_parent(workspace / rel)
+            shutil.copy2(src, workspace / rel)
+
+
+def judged(
+    name: str, outcome: JudgeOutcome, bound: LevelBound, started: float, extra: Sequence[str] = ()
+) -> ControlResult:
+    """The result of a control that judged one workspace against ``bound``."""
+    problems = list(outcome.problems) + list(extra)
+    level = outcome.level
+    if level is not None and not bound.admits(level):
+        problems.insert(0, f"level {level}, expected {bound}")
+    return ControlResult(
+        control=name,
+        expected=str(bound),
+        observed="no verdict" if level is None else str(level),
+        passed=not problems,
+        level=level,
+        reason="; ".join(problems),
+        notes=outcome.notes,
+        seconds=time.monotonic() - started,
+    )
+
+
+def failed(name: str, expected: str, reason: str, started: float) -> ControlResult:
+    """A control that could not run its judge at all."""
+    return ControlResult(
+        name, expected, "not run", False, reason=reason, seconds=time.monotonic() - started
+    )
+
+
+def _candidate_control(setup: TaskSetup, name: str, kind: str, bound: LevelBound) -> ControlResult:
+    """Install the ``kind`` candidate in a fresh workspace and judge it."""
+    started = time.monotonic()
+    try:
+        entries = candidates.entry_points(setup.spec)
+    except candidates.CandidateError as exc:
+        return failed(name, str(bound), f"cannot synthesize a candidate: {exc}", started)
+    workspace = setup.workspace(name)
+    candidates.install(workspace, entries, candidates.program(kind, setup.spec))
+    if kind == "shadow":
+        candidates.plant(workspace, entries)
+    return judged(name, setup.run(workspace), bound, started)
+
+
+def _has_binary_output(spec: TaskSpec) -> bool:
+    return any(o.format == "binary" for o in spec.outputs)
+
+
+def _ships_entry_points(setup: TaskSetup) -> bool:
+    """Whether the untouched workspace already holds every command's code (repair tasks)."""
+    try:
+        entries = candidates.entry_points(setup.spec)
+    except candidates.CandidateError:
+        return False
+    return all((setup.base / e.file).is_file() for e in entries)
+
+
+# --- floor controls ----------------------------------------------------------------------------
+
+
+@control("empty", "an empty workspace scores 0")
+def empty(setup: TaskSetup) -> ControlResult:
+    """Judge an empty folder."""
+    started = time.monotonic()
+    workspace = setup.tmp / "empty" / "ws"
+    workspace.mkdir(parents=True)
+    return judged("empty", setup.run(workspace), LevelBound(0, 0), started)
+
+
+@control("nop", "the untouched seeded workspace scores 0 (a repair task's shipped app: ≤ 2)")
+def nop(setup: TaskSetup) -> ControlResult:
+    """Judge the final workspace as the runner hands it out."""
+    started = time.monotonic()
+    bound = LevelBound(0, 2 if _ships_entry_points(setup) else 0)
+    return judged("nop", setup.run(setup.workspace("nop")), bound, started)
+
+
+@control("null", "every command exists, does nothing and exits 0: at most 1")
+def null(setup: TaskSetup) -> ControlResult:
+    """Judge do-nothing entry points."""
+    return _candidate_control(setup, "null", "null", LevelBound(0, 1))
+
+
+@control("facade", "every output created empty or header-only: at most 2")
+def facade(setup: TaskSetup) -> ControlResult:
+    """Judge a program that creates every output with no content."""
+    return _candidate_control(setup, "facade", "facade", LevelBound(0, 2))
+
+
+@control(
+    "stale-outputs",
+    "the reference's outputs left in the workspace, commands that do nothing: at most 1",
+)
+def stale_outputs(setup: TaskSetup) -> ControlResult:
+    """Judge do-nothing commands next to finished outputs: outputs must be produced anew."""
+    started = time.monotonic()
+    bound = LevelBound(0, 1)
+    if not (setup.task_dir / "reference").is_dir():
+        return failed("stale-outputs", str(bound), "reference/ is missing", started)
+    try:
+        entries = candidates.entry_points(setup.spec)
+    except candidates.CandidateError as exc:
+        return failed("stale-outputs", str(bound), f"cannot synthesize a candidate: {exc}", started)
+    finished = setup.layered("stale-outputs-reference", "reference")
+    _run_commands(setup, finished)
+    workspace = setup.workspace("stale-outputs")
+    candidates.install(workspace, entries, candidates.program("null", setup.spec))
+    for output in setup.spec.outputs:
+        produced = finished / output.path.rstrip("/")
+        if produced.exists():
+            benchlib.copy_path(produced, workspace / output.path.rstrip("/"))
+    return judged("stale-outputs", setup.run(workspace), bound, started)
+
+
+def _run_commands(setup: TaskSetup, workspace: Path) -> None:
+    """Run the task's commands in ``workspace`` (no services: outputs are best effort)."""
+    for command in setup.spec.commands:
+        benchlib.run_command(
+            benchlib.resolve_argv(command.argv, setup.python),
+            cwd=workspace / command.cwd,
+            timeout=command.timeout,
+            scratch=setup.tmp / "stale-outputs-scratch",
+            stdin=workspace / command.stdin if command.stdin else None,
+        )
+
+
+# --- achievability ----------------------------------------------------------------------------
+
+
+@control("reference", "the reference scores 5 three times under varied environments, same verdict")
+def reference(setup: TaskSetup) -> ControlResult:
+    """Judge reference/ under each environment of :data:`VARIED`."""
+    started = time.monotonic()
+    expected = "5 in 3 runs, same verdict"
+    if not (setup.task_dir / "reference").is_dir():
+        return failed("reference", expected, "reference/ is missing", started)
+    runs = [
+        (env, setup.run(setup.layered("reference", "reference", env=env), env)) for env in VARIED
+    ]
+    problems = _grouped_problems(runs) + _verdict_drift(runs)
+    levels = [o.level for _, o in runs]
+    return ControlResult(
+        control="reference",
+        expected=expected,
+        observed=" ".join("-" if lv is None else str(lv) for lv in levels),
+        passed=not problems,
+        level=levels[0],
+        reason="; ".join(problems),
+        notes=tuple(note for _, o in runs for note in o.notes)[:20],
+        seconds=time.monotonic() - started,
+    )
+
+
+def _run_problems(outcome: JudgeOutcome) -> list[str]:
+    problems = list(outcome.problems)
+    if outcome.level is not None and outcome.level != 5:
+        problems.insert(0, f"level {outcome.level}, expected 5")
+    return problems
+
+
+def _grouped_problems(runs: Sequence[tuple[Environment, JudgeOutcome]]) -> list[str]:
+    """Each run's problems, said once with the runs sharing it (environments when not all)."""
+    seen: dict[str, list[int]] = {}
+    for number, (_, outcome) in enumerate(runs, start=1):
+        for problem in _run_problems(outcome):
+            seen.setdefault(problem, []).append(number)
+    grouped = []
+    for problem, numbers in seen.items():
+        if len(numbers) == len(runs):
+            grouped.append(f"all {len(runs)} runs: {problem}")
+        else:
+            where = "; ".join(f"run {n} ({runs[n - 1][0].describe()})" for n in numbers)
+            grouped.append(f"{where}: {problem}")
+    return grouped
+
+
+def _verdict_drift(runs: Sequence[tuple[Environment, JudgeOutcome]]) -> list[str]:
+    """A problem for every run whose verdict differs from the first run's."""
+    first = runs[0][1].verdict
+    problems = []
+    for number, (env, outcome) in enumerate(runs[1:], start=2):
+        if first is not None and outcome.verdict is not None and outcome.verdict != first:
+            key = next(
+                k
+                for k in sorted(first.keys() | outcome.verdict.keys())
+                if first.get(k) != outcome.verdict.get(k)
+            )
+            problems.append(
+                f"run {number} ({env.describe()}) gave a different verdict than run 1 at "
+                f"{key!r}: {json.dumps(outcome.verdict.get(key))[:120]} versus "
+                f"{json.dumps(first.get(key))[:120]}"
+            )
+    return problems
+
+
+@control("witness-level3", "witnesses/level3 (one business rule broken) scores exactly 3")
+def witness_level3(setup: TaskSetup) -> ControlResult:
+    """Judge the reference with the level-3 witness overlaid."""
+    return _witness(setup, 3)
+
+
+@control("witness-level4", "witnesses/level4 (only the edge rule broken) scores exactly 4")
+def witness_level4(setup: TaskSetup) -> ControlResult:
+    """Judge the reference with the level-4 witness overlaid."""
+    return _witness(setup, 4)
+
+
+def _witness(setup: TaskSetup, level: int) -> ControlResult:
+    """Judge the reference with witnesses/levelN/ overlaid, or witnesses/levelN.patch applied."""
+    started = time.monotonic()
+    name, folder = f"witness-level{level}", f"witnesses/level{level}"
+    patch = setup.task_dir / f"{folder}.patch"
+    if not (setup.task_dir / "reference").is_dir():
+        return failed(name, str(level), "reference/ is missing", started)
+    if not patch.is_file() and not (setup.task_dir / folder).is_dir():
+        return failed(name, str(level), f"{folder}/ (or {folder}.patch) is missing", started)
+    if patch.is_file():
+        workspace = setup.layered(name, "reference")
+        try:
+            patches.apply_patch(workspace, patch)
+        except patches.PatchError as exc:
+            return failed(name, str(level), exc.message, started)
+    else:
+        workspace = setup.layered(name, "reference", folder)
+    return judged(name, setup.run(workspace), LevelBound(level, level), started)
+
+
+# --- determinism and isolation ------------------------------------------------------------------
+
+
+@control("determinism", "seed.py twice under varied environments: one tree hash, equal to the lock")
+def determinism(setup: TaskSetup) -> ControlResult:
+    """Run seed.py for each fixture under two environments and compare with the lock."""
+    started = time.monotonic()
+    problems: list[str] = []
+    observed: list[str] = []
+    for fixture in FIXTURES:
+        try:
+            digest, problem = _fixture_hash(setup, fixture)
+        except SeedError as exc:
+            problems.append(exc.message)
+            continue
+        observed.append(f"{fixture} {digest[:12]}")
+        problems += [problem] if problem else []
+        problems += _lock_problem(setup, fixture, digest)
+    return ControlResult(
+        control="determinism",
+        expected="stable, equal to benchsmith.lock",
+        observed=", ".join(observed) or "no hash",
+        passed=not problems,
+        reason="; ".join(problems),
+        seconds=time.monotonic() - started,
+    )
+
+
+def _fixture_hash(setup: TaskSetup, fixture: str) -> tuple[str, str]:
+    """seed.py's tree hash for ``fixture`` and a problem when two environments disagree."""
+    runs = []
+    for env in VARIED[:2]:
+        dest = setup.tmp / "determinism" / f"{env.name} {env.folder}" / fixture
+        runs.append(
+            seed_entries(setup.task_dir, dest, fixture=fixture, python=setup.python, env=env)
+        )
+    difference = first_difference(runs[0], runs[1])
+    problem = ""
+    if difference:
+        problem = (
+            f"seed.py --fixture {fixture} is not deterministic: {difference} "
+            f"({VARIED[0].describe()} versus {VARIED[1].describe()})"
+        )
+    return benchlib.entries_hash(runs[0]), problem
+
+
+def _lock_problem(setup: TaskSetup, fixture: str, digest: str) -> list[str]:
+    recorded = setup.lock.get(fixture)
+    hint = f"run benchsmith lock {display_path(setup.task_dir)}"
+    if recorded is None:
+        return [f"benchsmith.lock records no {fixture} seed hash; {hint}"]
+    if recorded != digest:
+        return [
+            f"seed.py's {fixture} fixture hashes to {digest[:12]}, benchsmith.lock records "
+            f"{recorded[:12]}: the fixture drifted since it was locked (if intended, {hint})"
+        ]
+    return []
+
+
+@control("isolation", "no judge, reference, witness or edge file; no private value in shipped text")
+def isolation(setup: TaskSetup) -> ControlResult:
+    """Search the final workspace for private names, contents and values."""
+    started = time.monotonic()
+    problems = isolation_problems(setup.spec, setup.base)
+    return ControlResult(
+        control="isolation",
+        expected="nothing private",
+        observed=f"{len(problems)} leak(s)" if problems else "clean",
+        passed=not problems,
+        reason="; ".join(problems[:10]),
+        notes=tuple(problems),
+        seconds=time.monotonic() - started,
+    )
+
+
+# --- hostile candidates -------------------------------------------------------------------------
+
+
+@control("hostile-loop", "a command that never ends: killed at the timeout, at most 1", slow=True)
+def hostile_loop(setup: TaskSetup) -> ControlResult:
+    """Judge an infinite loop (it sleeps, so it does not starve the other controls)."""
+    return _candidate_control(setup, "hostile-loop", "loop", LevelBound(0, 1))
+
+
+@control("hostile-crash", "a command that crashes at once: at most 1")
+def hostile_crash(setup: TaskSetup) -> ControlResult:
+    """Judge an immediate crash."""
+    return _candidate_control(setup, "hostile-crash", "crash", LevelBound(0, 1))
+
+
+@control("hostile-flood", "60 MB on stdout, then empty outputs: at most 2")
+def hostile_flood(setup: TaskSetup) -> ControlResult:
+    """Judge a program that floods standard output."""
+    return _candidate_control(setup, "hostile-flood", "flood", LevelBound(0, 2))
+
+
+@control("hostile-orphan", "children left running (one in a new session) are killed: at most 1")
+def hostile_orphan(setup: TaskSetup) -> ControlResult:
+    """Judge a program that leaves sleeping children behind; none may outlive the judge."""
+    started = time.monotonic()
+    bound = LevelBound(0, 1)
+    try:
+        entries = candidates.entry_points(setup.spec)
+    except candidates.CandidateError as exc:
+        return failed(
+            "hostile-orphan", str(bound), f"cannot synthesize a candidate: {exc}", started
+        )
+    pids = setup.tmp / "hostile-orphan" / "pids"
+    workspace = setup.workspace("hostile-orphan")
+    candidates.install(workspace, entries, candidates.program("orphan", setup.spec, pids))
+    outcome = setup.run(workspace)
+    survivors = _survivors(pids)
+    extra = [f"process {pid} left by the candidate outlived the judge" for pid in survivors]
+    return judged("hostile-orphan", outcome, bound, started, extra)
+
+
+def _survivors(pids: Path) -> list[int]:
+    """Pids recorded in ``pids`` that still run; they are killed before returning."""
+    recorded = [int(p.name) for p in sorted(pids.iterdir())] if pids.is_dir() else []
+    deadline = time.monotonic() + 2.0  # a SIGKILL sent by the judge may still be in flight
+    while any(_running(pid) for pid in recorded) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    alive = []
+    for pid in recorded:
+        if _running(pid):
+            alive.append(pid)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+    return alive
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live (not zombie) process."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[-1].split()[:1] != ["Z"]
+
+
+@control("hostile-deleted", "outputs created then deleted, inputs removed: at most 1")
+def hostile_deleted(setup: TaskSetup) -> ControlResult:
+    """Judge a program that deletes its outputs and everything else it can."""
+    return _candidate_control(setup, "hostile-deleted", "deleted", LevelBound(0, 1))
+
+
+@control("hostile-binary", "binary junk in every output: at most 1 (2 with a binary output)")
+def hostile_binary(setup: TaskSetup) -> ControlResult:
+    """Judge a program that writes binary junk to every output."""
+    bound = LevelBound(0, 2 if _has_binary_output(setup.spec) else 1)
+    return _candidate_control(setup, "hostile-binary", "binary", bound)
+
+
+@control("hostile-directory", "a folder where each output file is expected: at most 1")
+def hostile_directory(setup: TaskSetup) -> ControlResult:
+    """Judge a program that makes folders where files are expected."""
+    return _candidate_control(setup, "hostile-directory", "directory", LevelBound(0, 1))
+
+
+@control("hostile-shadow", "planted sitecustomize.py, json.py and a fake verdict: at most 1")
+def hostile_shadow(setup: TaskSetup) -> ControlResult:
+    """Judge a program that prints a fake verdict beside planted shadowing modules."""
+    return _candidate_control(setup, "hostile-shadow", "shadow", LevelBound(0, 1))

@@ -1,0 +1,459 @@
+"""Consistency rules the JSON Schema cannot express, and construction of the model.
+
+The schema has already checked shapes and types; this module checks references (stage ids,
+anchor files, columns, vocabularies, authored generators), applies the pressure defaults and
+builds the frozen :class:`~benchsmith.dsl.model.TaskSpec`. Every problem is a located diagnostic.
+"""
+
+from __future__ import annotations
+
+import ast
+import string
+from collections.abc import Callable, Iterable, Mapping
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from benchsmith.diagnostics import Diagnostic, display_path
+from benchsmith.dsl.locate import DocPath
+from benchsmith.dsl.model import (
+    DEFAULT_EDITABLE,
+    DEFAULT_JUDGE_TIMEOUT,
+    DEFAULT_MESSAGE,
+    PRESSURE,
+    TABULAR_FORMATS,
+    Anchor,
+    Column,
+    Command,
+    Edge,
+    Expectation,
+    FileSpec,
+    Output,
+    Service,
+    Stage,
+    TaskSpec,
+    freeze,
+    output_format,
+    split_command,
+    tabular_format,
+)
+
+COLUMN_KINDS = ("seq", "int", "decimal", "date", "datetime", "choice", "vocab")
+EXPECT_ASSERTIONS = ("equals", "count", "absent", "contains", "not_contains", "exit_code")
+FIXTURES_MODULE = "fixtures.py"
+VOCAB_DIR = "vocab"
+
+
+class _Builder:
+    """Collects located diagnostics while turning the validated document into a model."""
+
+    def __init__(self, source: Path, positions: Mapping[DocPath, tuple[int, int]]) -> None:
+        self.source = source
+        self.shown = display_path(source)
+        self.positions = positions
+        self.found: list[Diagnostic] = []
+
+    def error(self, path: DocPath, message: str, code: str = "BS102") -> None:
+        while path and path not in self.positions:
+            path = path[:-1]
+        line, col = self.positions.get(path, (1, 1))
+        self.found.append(Diagnostic(self.shown, line, col, code, message))
+
+
+def build(
+    document: Mapping[str, Any],
+    source: Path,
+    positions: Mapping[DocPath, tuple[int, int]],
+) -> tuple[TaskSpec | None, list[Diagnostic]]:
+    """Check cross-references in a schema-valid document and build the task model.
+
+    Args:
+        document: The parsed, schema-valid task.toml.
+        source: Where it was read from (referenced files are resolved beside it).
+        positions: Source positions of the document's keys.
+
+    Returns:
+        The model, or ``None`` together with the diagnostics explaining why not.
+    """
+    b = _Builder(source, positions)
+    stages = _stages(b, document)
+    stage_ids = [s.id for s in stages]
+    default_stage = stage_ids[0]
+    judge_timeout = float(document.get("judge", {}).get("timeout", DEFAULT_JUDGE_TIMEOUT))
+    files = _files(b, document.get("files", []), ("files",), stage_ids, default_stage)
+    anchors = _anchors(b, document.get("anchors", []), files)
+    edge = _edge(b, document.get("edge"), stage_ids, default_stage)
+    spec = TaskSpec(
+        id=document["id"],
+        slug=document["slug"],
+        title=document["title"],
+        pressure=document["pressure"],
+        timeout_seconds=document.get(
+            "timeout_seconds", PRESSURE[document["pressure"]].timeout_seconds
+        ),
+        editable=tuple(document.get("editable", DEFAULT_EDITABLE)),
+        commands=_commands(b, document, stage_ids, default_stage, judge_timeout),
+        outputs=_outputs(b, document.get("outputs", []), stage_ids, default_stage),
+        prose=document["prose"],
+        requirements=tuple(document.get("requirements", ())),
+        files=files,
+        anchors=anchors,
+        stages=stages,
+        edge=edge,
+        services=tuple(Service(**s) for s in document.get("services", [])),
+        private=tuple(document.get("private", ())),
+        judge_timeout=judge_timeout,
+        lint_ignore=frozenset(document.get("lint", {}).get("ignore", ())),
+        source=source,
+        positions=MappingProxyType(dict(positions)),
+    )
+    _check_references(b, spec)
+    return (None, b.found) if b.found else (spec, [])
+
+
+def _stages(b: _Builder, document: Mapping[str, Any]) -> tuple[Stage, ...]:
+    raw = document.get("stages") or [{"id": "initial"}]
+    schedule = PRESSURE[document["pressure"]].compact_after
+    stages = []
+    for number, item in enumerate(raw, start=1):
+        compact = item.get("compact_after", number in schedule)
+        message = item.get("message", DEFAULT_MESSAGE if number == 1 else "")
+        if not message:
+            b.error(("stages", number - 1), f"stages[{number - 1}]: later stages need a message")
+        stages.append(Stage(item["id"], message, compact))
+    _unique(b, [s.id for s in stages], ("stages",), "stage id")
+    return tuple(stages)
+
+
+def _unique(b: _Builder, values: Iterable[object], where: DocPath, what: str) -> None:
+    seen: set[object] = set()
+    for index, value in enumerate(values):
+        if value in seen:
+            b.error((*where, index), f"duplicate {what} {value!r}")
+        seen.add(value)
+
+
+def _stage_ref(
+    b: _Builder, item: Mapping[str, Any], where: DocPath, stage_ids: list[str], default: str
+) -> str:
+    stage = item.get("stage", default)
+    if stage not in stage_ids:
+        b.error((*where, "stage"), f"unknown stage {stage!r}; declared stages: {stage_ids}")
+    return str(stage)
+
+
+def _commands(
+    b: _Builder,
+    document: Mapping[str, Any],
+    stage_ids: list[str],
+    default: str,
+    judge_timeout: float,
+) -> tuple[Command, ...]:
+    raw = document.get("commands")
+    if raw is None:
+        raw = [{"run": document["command"]}] if "command" in document else []
+        where: DocPath = ("command",)
+    else:
+        where = ("commands",)
+    commands = []
+    for index, item in enumerate(raw):
+        at = where if where == ("command",) else (*where, index)
+        try:
+            argv = split_command(item["run"])
+        except ValueError as exc:
+            b.error(at, f"command cannot be split like a shell line: {exc}")
+            continue
+        if not argv:
+            b.error(at, "command is empty")
+            continue
+        stage = _stage_ref(b, item, at, stage_ids, default)
+        timeout = float(item.get("timeout", judge_timeout))
+        cwd = item.get("cwd", ".")
+        commands.append(Command(item["run"], argv, cwd, item.get("stdin"), stage, timeout))
+    return tuple(commands)
+
+
+def _outputs(
+    b: _Builder, raw: list[Mapping[str, Any]], stage_ids: list[str], default: str
+) -> tuple[Output, ...]:
+    outputs = []
+    for index, item in enumerate(raw):
+        fmt = item.get("format") or output_format(item["path"])
+        if "header" in item and fmt != "csv":
+            b.error(("outputs", index, "header"), f"header only applies to csv outputs, not {fmt}")
+        stage = _stage_ref(b, item, ("outputs", index), stage_ids, default)
+        header = tuple(item.get("header", ()))
+        outputs.append(Output(item["path"], fmt, header, item.get("description", ""), stage))
+    _unique(b, [o.path for o in outputs], ("outputs",), "output path")
+    return tuple(outputs)
+
+
+def _files(
+    b: _Builder,
+    raw: list[Mapping[str, Any]],
+    where: DocPath,
+    stage_ids: list[str],
+    default: str,
+) -> tuple[FileSpec, ...]:
+    files = tuple(
+        _file(b, item, (*where, index), stage_ids, default) for index, item in enumerate(raw)
+    )
+    _unique(b, [f.path for f in files], where, "file path")
+    return files
+
+
+def _file(
+    b: _Builder, item: Mapping[str, Any], at: DocPath, stage_ids: list[str], default: str
+) -> FileSpec:
+    inferred, compressed = tabular_format(item["path"])
+    fmt = item.get("format", inferred)
+    generator = item.get("generator")
+    if generator:
+        for key in ("columns", "records", "rows", "sort_by", "wrap", "format"):
+            if key in item:
+                b.error((*at, key), f"{key!r} cannot be combined with generator {generator!r}")
+        fmt = None
+    elif fmt is None:
+        b.error(
+            (*at, "path"),
+            f"cannot infer a tabular format from {item['path']!r}; name it .csv, .json or "
+            ".jsonl (optionally .gz), set format, or write it with a generator",
+        )
+    elif "columns" not in item and "records" not in item:
+        b.error(at, f"{item['path']}: declare columns, records or a generator")
+    if "writes" in item and not generator:
+        b.error((*at, "writes"), "writes only applies to generator entries")
+    if item.get("wrap") and fmt != "json":
+        b.error((*at, "wrap"), "wrap only applies to json files")
+    columns = tuple(
+        _column(b, name, value, (*at, "columns", name))
+        for name, value in item.get("columns", {}).items()
+    )
+    records = tuple(freeze(r) for r in item.get("records", ()))
+    header = [c.name for c in columns] or (list(records[0]) if records else [])
+    for index, record in enumerate(records):
+        _check_record_keys(b, record, header, (*at, "records", index))
+    for index, key in enumerate(item.get("sort_by", ())):
+        if key not in header:
+            b.error((*at, "sort_by", index), f"sort_by names unknown column {key!r}")
+    return FileSpec(
+        path=item["path"],
+        format=fmt,
+        compressed=compressed and fmt is not None,
+        rows=item.get("rows"),
+        columns=columns,
+        records=records,
+        sort_by=tuple(item.get("sort_by", ())),
+        wrap=item.get("wrap"),
+        generator=generator,
+        stage=_stage_ref(b, item, at, stage_ids, default),
+        writes=tuple(item.get("writes", [item["path"]] if generator else [])),
+    )
+
+
+def _check_record_keys(
+    b: _Builder, record: Mapping[str, Any], header: list[str], at: DocPath
+) -> None:
+    if not header or list(record) == header:
+        return
+    missing = [k for k in header if k not in record]
+    extra = [k for k in record if k not in header]
+    if missing or extra:
+        b.error(at, f"record fields must be the columns {header}; missing {missing}, extra {extra}")
+
+
+def _column(b: _Builder, name: str, value: Any, at: DocPath) -> Column:
+    if not isinstance(value, Mapping):
+        return Column(name, "const", MappingProxyType({"value": value}))
+    kinds = [k for k in COLUMN_KINDS if k in value]
+    if len(kinds) != 1:
+        b.error(at, f"column {name!r}: give exactly one generator of {', '.join(COLUMN_KINDS)}")
+        return Column(name, "const", MappingProxyType({"value": ""}))
+    kind = kinds[0]
+    args = dict(value)
+    _COLUMN_CHECKS[kind](b, args, at)
+    if "weights" in args and kind != "choice":
+        b.error((*at, "weights"), "weights only apply to choice columns")
+    if "format" in args and kind not in ("date", "datetime"):
+        b.error((*at, "format"), "format only applies to date and datetime columns")
+    if "start" in args and kind != "seq":
+        b.error((*at, "start"), "start only applies to seq columns")
+    return Column(name, kind, freeze(args))
+
+
+def _check_seq(b: _Builder, args: dict[str, Any], at: DocPath) -> None:
+    pattern = args["seq"]
+    fields = [f for _, f, _, _ in string.Formatter().parse(pattern) if f is not None]
+    try:
+        pattern.format(1)
+    except (ValueError, IndexError, KeyError) as exc:
+        b.error((*at, "seq"), f"seq pattern {pattern!r} cannot format a number: {exc}")
+        return
+    if len(fields) != 1:
+        b.error((*at, "seq"), f"seq pattern {pattern!r} needs exactly one {{}} field")
+
+
+def _check_range(b: _Builder, args: dict[str, Any], at: DocPath, kind: str) -> None:
+    low, high = args[kind]
+    parsers: dict[str, Callable[[Any], Any]] = {
+        "int": int,
+        "decimal": Decimal,
+        "date": date.fromisoformat,
+    }
+    parse = parsers.get(kind)
+    try:
+        lo, hi = (parse(low), parse(high)) if parse else _datetimes(low, high)
+    except ValueError as exc:
+        b.error((*at, kind), f"{kind} range is not valid: {exc}")
+        return
+    if lo > hi:
+        b.error((*at, kind), f"{kind} range is reversed: {low!r} > {high!r}")
+
+
+def _datetimes(low: str, high: str) -> tuple[datetime, datetime]:
+    lo, hi = (datetime.fromisoformat(v.upper().replace("Z", "+00:00")) for v in (low, high))
+    return lo, hi
+
+
+def _check_choice(b: _Builder, args: dict[str, Any], at: DocPath) -> None:
+    weights = args.get("weights")
+    if weights is not None and len(weights) != len(args["choice"]):
+        b.error((*at, "weights"), "weights must have one number per choice")
+    if weights is not None and not any(weights):
+        b.error((*at, "weights"), "at least one weight must be positive")
+
+
+def _check_vocab(b: _Builder, args: dict[str, Any], at: DocPath) -> None:
+    path = b.source.parent / VOCAB_DIR / f"{args['vocab']}.json"
+    if not path.is_file():
+        hint = f"benchsmith vocab {args['vocab']} --provider PROVIDER --task {b.source.parent}"
+        b.error((*at, "vocab"), f"vocabulary file {VOCAB_DIR}/{path.name} is missing; run: {hint}")
+
+
+_COLUMN_CHECKS = {
+    "seq": _check_seq,
+    "int": lambda b, a, at: _check_range(b, a, at, "int"),
+    "decimal": lambda b, a, at: _check_range(b, a, at, "decimal"),
+    "date": lambda b, a, at: _check_range(b, a, at, "date"),
+    "datetime": lambda b, a, at: _check_range(b, a, at, "datetime"),
+    "choice": _check_choice,
+    "vocab": _check_vocab,
+}
+
+
+def _anchors(
+    b: _Builder, raw: list[Mapping[str, Any]], files: tuple[FileSpec, ...]
+) -> tuple[Anchor, ...]:
+    by_path = {f.path: f for f in files}
+    anchors = []
+    for index, item in enumerate(raw):
+        at: DocPath = ("anchors", index)
+        records = tuple(freeze(r) for r in item.get("records", [item.get("record", {})]))
+        target = item.get("file")
+        if target is not None:
+            _check_anchor_file(b, by_path.get(target), target, records, at)
+        expect = _expectations(b, item.get("expect", []), (*at, "expect"), item["name"])
+        anchors.append(
+            Anchor(item["name"], target, records, item.get("at"), item.get("why", ""), expect)
+        )
+    _unique(b, [a.name for a in anchors], ("anchors",), "anchor name")
+    _check_capacity(b, files, anchors)
+    return tuple(anchors)
+
+
+def _check_anchor_file(
+    b: _Builder,
+    spec: FileSpec | None,
+    target: str,
+    records: tuple[Mapping[str, Any], ...],
+    at: DocPath,
+) -> None:
+    if spec is None or spec.format not in TABULAR_FORMATS:
+        b.error((*at, "file"), f"anchor file {target!r} is not a declared tabular [[files]] entry")
+        return
+    key = "records" if len(records) > 1 else "record"
+    for index, record in enumerate(records):
+        _check_record_keys(b, record, list(spec.header), (*at, key, index))
+
+
+def _check_capacity(b: _Builder, files: tuple[FileSpec, ...], anchors: list[Anchor]) -> None:
+    for index, spec in enumerate(files):
+        if spec.rows is None:
+            continue
+        fixed = len(spec.records) + sum(len(a.records) for a in anchors if a.file == spec.path)
+        if spec.rows < fixed:
+            b.error(
+                ("files", index, "rows"),
+                f"rows = {spec.rows} is fewer than the {fixed} explicit and anchor records",
+            )
+        elif spec.rows > fixed and not spec.columns:
+            b.error(("files", index, "rows"), "filler rows need columns to generate them from")
+
+
+def _expectations(
+    b: _Builder, raw: list[Mapping[str, Any]], where: DocPath, owner: str
+) -> tuple[Expectation, ...]:
+    found = []
+    for index, item in enumerate(raw):
+        at = (*where, index)
+        asserted = [k for k in EXPECT_ASSERTIONS if k in item]
+        if len(asserted) != 1:
+            b.error(at, f"an expectation asserts exactly one of {', '.join(EXPECT_ASSERTIONS)}")
+        if "file" not in item and asserted != ["exit_code"]:
+            b.error(at, "an expectation needs the file it reads")
+        if "where" in item and "path" in item:
+            b.error(at, "use either where (rows) or path (JSON value), not both")
+        if "where" in item and "equals" in item and not isinstance(item["equals"], Mapping):
+            b.error((*at, "equals"), "with where, equals is a table of field = value")
+        name = item.get("name") or f"{owner}#{index + 1}"
+        spec = freeze({k: v for k, v in item.items() if k not in ("name", "file", "level")})
+        found.append(Expectation(name, item.get("file"), item.get("level", 4), spec))
+    return tuple(found)
+
+
+def _edge(
+    b: _Builder, raw: Mapping[str, Any] | None, stage_ids: list[str], default: str
+) -> Edge | None:
+    if raw is None:
+        return None
+    files = _files(b, raw.get("files", []), ("edge", "files"), stage_ids, default)
+    expect = _expectations(b, raw.get("expect", []), ("edge", "expect"), "edge")
+    return Edge(raw["rule"], raw.get("include_visible", True), files, expect)
+
+
+def _check_references(b: _Builder, spec: TaskSpec) -> None:
+    if spec.generators:
+        _check_generators(b, spec)
+    for index, path in enumerate(spec.editable):
+        if path.rstrip("/") in ("", "."):
+            b.error(("editable", index), "the workspace root cannot be editable")
+
+
+def _check_generators(b: _Builder, spec: TaskSpec) -> None:
+    module = spec.task_dir / FIXTURES_MODULE
+    defined = _defined_functions(module)
+    all_files = [("files", i, f) for i, f in enumerate(spec.files)]
+    if spec.edge:
+        all_files += [("edge", i, f) for i, f in enumerate(spec.edge.files)]
+    for *prefix, index, item in all_files:
+        if item.generator and (defined is None or item.generator not in defined):
+            at: DocPath = (*prefix, index, "generator")
+            if defined is None:
+                b.error(
+                    at, f"generator {item.generator!r} needs {FIXTURES_MODULE} beside task.toml"
+                )
+            else:
+                b.error(at, f"{FIXTURES_MODULE} defines no function {item.generator!r}")
+
+
+def _defined_functions(module: Path) -> set[str] | None:
+    """Top-level function names of fixtures.py (``None`` if absent; empty if unparsable)."""
+    if not module.is_file():
+        return None
+    try:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return set()
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}

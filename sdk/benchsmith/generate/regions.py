@@ -1,0 +1,40 @@
+"""The authored region of judge.py: found, kept across rebuilds, excluded from ownership hashes."""
+
+from __future__ import annotations
+
+from benchsmith.diagnostics import Diagnostic
+from benchsmith.errors import ConflictError
+from benchsmith.generate.env import REGION_END, REGION_START
+
+
+def _bounds(text: str, shown: str) -> tuple[int, int]:
+    """Line indexes of the region's start and end markers."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("# region authored")]
+    ends = [i for i, line in enumerate(lines) if line.strip() == REGION_END]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        found = f"{len(starts)} start and {len(ends)} end marker(s)"
+        message = (
+            f"cannot find the authored region ({found}); restore the lines "
+            f"'{REGION_START}' and '{REGION_END}' around your checks"
+        )
+        line = (starts or ends or [0])[0] + 1
+        raise ConflictError(f"{shown}: {message}", [Diagnostic(shown, line, 1, "BS504", message)])
+    return starts[0], ends[0]
+
+
+def authored_region(text: str, shown: str) -> str:
+    """Return the text between the region markers (without them).
+
+    Raises:
+        ConflictError: When the markers are missing, repeated or out of order.
+    """
+    start, end = _bounds(text, shown)
+    return "\n".join(text.splitlines()[start + 1 : end])
+
+
+def skeleton(text: str, shown: str) -> str:
+    """Return ``text`` with the authored region emptied: the part benchsmith owns."""
+    start, end = _bounds(text, shown)
+    lines = text.splitlines()
+    return "\n".join(lines[: start + 1] + lines[end:]) + "\n"

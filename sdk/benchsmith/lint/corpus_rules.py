@@ -1,0 +1,130 @@
+"""Rules about a corpus root: unique ids, scenario.json, generated files, class counts."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+
+from benchsmith.build import build
+from benchsmith.corpus import read_settings
+from benchsmith.diagnostics import Diagnostic, display_path
+from benchsmith.dsl.locate import locate_json
+from benchsmith.dsl.validate import validate
+from benchsmith.errors import SdkError
+from benchsmith.generate import regions
+from benchsmith.lint.context import CorpusContext
+from benchsmith.lint.registry import corpus_rule
+from benchsmith.lock import file_entry, read_lock, sha256_text
+
+GENERATED_CODES = {
+    "tasks.json": (
+        "BS502",
+        "tasks.json does not list the corpus's tasks as they are; run benchsmith build",
+    ),
+    "benchlib.py": (
+        "BS503",
+        "differs from sdk/benchsmith/runtime/benchlib.py; run benchsmith build",
+    ),
+}
+HAND_EDIT_MESSAGE = (
+    "edited by hand since benchsmith generated it; a rebuild would refuse "
+    "(and --force would discard the edits)"
+)
+
+
+@corpus_rule(("BS106", "two tasks of a corpus share an id or a slug"))
+def unique_ids(ctx: CorpusContext) -> Iterator[Diagnostic]:
+    """Task ids and slugs are unique within a corpus."""
+    for attribute in ("id", "slug"):
+        counts = Counter(getattr(s, attribute) for s in ctx.specs)
+        for spec in ctx.specs:
+            value = getattr(spec, attribute)
+            if counts[value] > 1:
+                line, col = spec.position(attribute)
+                message = f"{attribute} {value!r} is used by {counts[value]} tasks of this corpus"
+                yield Diagnostic(display_path(spec.source), line, col, "BS106", message)
+
+
+@corpus_rule(
+    ("BS103", "scenario.json is not valid JSON or violates the v1 scenario schema"),
+    ("BS303", "scenario.json's judge_command does not pass {workspace}"),
+)
+def scenario_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
+    """scenario.json parses and matches the spec's v1 shape, located at its source position."""
+    for task in ctx.tasks:
+        path = task.task_dir / "scenario.json"
+        text = task.read(path) if path.is_file() else None
+        if text is None:
+            continue
+        shown = display_path(path)
+        try:
+            document = json.loads(text)
+        except ValueError as exc:
+            yield Diagnostic(
+                shown,
+                getattr(exc, "lineno", 1),
+                getattr(exc, "colno", 1),
+                "BS103",
+                f"invalid JSON: {exc}",
+            )
+            continue
+        positions = locate_json(text)
+        for found in validate(document, "scenario", path=shown, positions=positions, code="BS103"):
+            code = "BS303" if found.message.startswith("judge_command") else found.code
+            yield Diagnostic(found.path, found.line, found.col, code, found.message)
+
+
+@corpus_rule(
+    ("BS501", "a generated file (seed.py, judge.py, TASK.md, scenario.json) is stale or missing"),
+    ("BS502", "tasks.json is out of sync with the corpus's tasks"),
+    ("BS503", "the corpus copy of benchlib.py drifted from sdk/benchsmith/runtime/benchlib.py"),
+)
+def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
+    """Every generated file equals what ``benchsmith build`` would write now."""
+    if not ctx.specs:
+        return
+    try:
+        build(ctx.specs, check=True)
+    except SdkError as exc:
+        for found in exc.diagnostics:
+            name = found.path.rsplit("/", 1)[-1]
+            code, message = found.code, found.message
+            if found.code == "BS501" and name in GENERATED_CODES:
+                code, message = GENERATED_CODES[name]
+            yield Diagnostic(found.path, found.line, found.col, code, message, found.severity)
+
+
+@corpus_rule(("BS504", "a generated file was edited by hand since it was generated"))
+def hand_edits(ctx: CorpusContext) -> Iterator[Diagnostic]:
+    """The part of each generated file benchsmith owns matches the hash in benchsmith.lock."""
+    for task in ctx.tasks:
+        lock = read_lock(task.task_dir)
+        for name in sorted(lock["files"]):
+            digest = file_entry(lock, name).get("owned")
+            path = task.task_dir / name
+            text = task.read(path)
+            if text is None:
+                continue
+            try:
+                owned = regions.skeleton(text, display_path(path)) if name == "judge.py" else text
+            except SdkError as exc:
+                yield from exc.diagnostics
+                continue
+            if sha256_text(owned) != digest:
+                yield Diagnostic(display_path(path), 1, 1, "BS504", HAND_EDIT_MESSAGE)
+
+
+@corpus_rule(("BS601", "a complete corpus does not have 8 N, 10 L, 8 M and 4 H tasks"))
+def class_counts(ctx: CorpusContext) -> Iterator[Diagnostic]:
+    """Once corpus.toml says complete = true, the class counts match the spec."""
+    settings = read_settings(ctx.root)
+    if not settings.complete:
+        return
+    counts: Counter[str] = Counter(s.pressure for s in ctx.specs)
+    for pressure, wanted in settings.counts:
+        if counts[pressure] != wanted:
+            message = (
+                f"a complete corpus has {wanted} {pressure} task(s), this one {counts[pressure]}"
+            )
+            yield Diagnostic(display_path(ctx.root / "corpus.toml"), 1, 1, "BS601", message)

@@ -1,0 +1,365 @@
+"""Rules about one task: pressure, layout, visibility of the edge rule, leaks, code purity."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from benchsmith.corpus import TASK_DIR_PATTERN
+from benchsmith.diagnostics import Diagnostic, Severity
+from benchsmith.dsl.model import TaskSpec, thaw
+from benchsmith.lint import purity
+from benchsmith.lint.context import TaskContext, position_in
+from benchsmith.lint.registry import task_rule
+
+PLACEHOLDER = re.compile(r"\bTODO\b")
+PATH_TOKEN = re.compile(r"(?<![\w./-])([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+)")
+DETERMINISTIC_FILES = ("seed.py", "judge.py", "fixtures.py")
+STDLIB_TREES = ("visible", "stages", "reference", "witnesses")
+
+
+def _at(ctx: TaskContext, spec: TaskSpec, code: str, message: str, *path: str | int) -> Diagnostic:
+    line, col = spec.position(*path)
+    return Diagnostic(ctx.shown("task.toml"), line, col, code, message)
+
+
+@task_rule(
+    ("BS201", "timeout_seconds differs from the pressure class (600/900/1200/1800 s)"),
+    ("BS202", "stage count does not fit the pressure class (1 / 2 / 3 / 4-5)"),
+    ("BS203", "compaction schedule differs from the pressure class (M: after 1; H: after 1, 3)"),
+)
+def pressure_profile(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """Timeout, stage count and compaction schedule follow the pressure class."""
+    spec = ctx.spec
+    if spec is None:
+        return
+    profile = spec.profile
+    if spec.timeout_seconds != profile.timeout_seconds:
+        wanted_timeout, actual_timeout = profile.timeout_seconds, spec.timeout_seconds
+        message = f"pressure {spec.pressure} means timeout_seconds = {wanted_timeout}, "
+        message += f"not {actual_timeout}"
+        yield _at(ctx, spec, "BS201", message, "timeout_seconds")
+    count = len(spec.stages)
+    if not profile.min_stages <= count <= profile.max_stages:
+        wanted = "-".join(sorted({str(profile.min_stages), str(profile.max_stages)}))
+        yield _at(
+            ctx,
+            spec,
+            "BS202",
+            f"pressure {spec.pressure} needs {wanted} stage(s), found {count}",
+            "stages",
+        )
+    actual = tuple(n for n, s in enumerate(spec.stages, start=1) if s.compact_after)
+    if actual != profile.compact_after:
+        message = (
+            f"pressure {spec.pressure} requests compaction after stage(s) "
+            f"{list(profile.compact_after)}, this task after {list(actual)}"
+        )
+        yield _at(ctx, spec, "BS203", message, "stages")
+
+
+@task_rule(("BS105", "task folder is not named NN-slug after its id and slug"))
+def folder_name(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """The folder is named after the task's id and slug."""
+    spec = ctx.spec
+    if spec is not None and ctx.task_dir.name != spec.dirname:
+        message = f"folder is named {ctx.task_dir.name!r}; id and slug say {spec.dirname!r}"
+        yield _at(ctx, spec, "BS105", message, "slug")
+    elif spec is None and not TASK_DIR_PATTERN.match(ctx.task_dir.name):
+        yield Diagnostic(
+            ctx.shown("task.toml"),
+            0,
+            0,
+            "BS105",
+            f"folder {ctx.task_dir.name!r} is not named NN-slug",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """Workspace paths known to exist at some stage, and folders generators fill freely."""
+
+    paths: frozenset[str]
+    generated_folders: tuple[str, ...]
+
+    def __contains__(self, token: object) -> bool:
+        if not isinstance(token, str):
+            return False
+        return token in self.paths or any(token.startswith(f + "/") for f in self.generated_folders)
+
+
+def _with_folders(names: set[str]) -> frozenset[str]:
+    folders = {"/".join(n.split("/")[:i]) for n in names for i in range(1, n.count("/") + 1)}
+    return frozenset(names | folders)
+
+
+def _static_files(ctx: TaskContext, trees: list[str]) -> set[str]:
+    return {
+        p.relative_to(ctx.task_dir / tree).as_posix()
+        for tree in trees
+        for p in ctx.files_under(tree)
+    }
+
+
+def _known_paths(spec: TaskSpec, ctx: TaskContext, upto: int) -> _Known:
+    """Workspace paths (and their folders) that exist after stage ``upto`` is injected."""
+    files = [f for f in spec.files if spec.stage_number(f.stage) <= upto]
+    names = {p.rstrip("/") for f in files for p in (f.writes or (f.path,))}
+    names |= _static_files(ctx, ["visible"] + [f"stages/{s.id}" for s in spec.stages[1:upto]])
+    names.update(s.url_file for s in spec.services)
+    folders = tuple(f.path.rstrip("/") for f in files if f.generator and f.writes == (f.path,))
+    return _Known(_with_folders(names), folders)
+
+
+def _edge_paths(spec: TaskSpec, ctx: TaskContext) -> _Known:
+    """Paths of the edge fixture (edge files, edge/ and, by default, visible/)."""
+    edge = spec.edge
+    files = edge.files if edge else ()
+    names = {p.rstrip("/") for f in files for p in (f.writes or (f.path,))}
+    names |= _static_files(ctx, ["edge"] + (["visible"] if edge and edge.include_visible else []))
+    folders = tuple(f.path.rstrip("/") for f in files if f.generator and f.writes == (f.path,))
+    return _Known(_with_folders(names), folders)
+
+
+def _mentioned(text: str, roots: set[str]) -> Iterator[str]:
+    for match in PATH_TOKEN.finditer(text):
+        token = match.group(1).rstrip(".")
+        if token.split("/")[0] in roots:
+            yield token
+
+
+def _texts(spec: TaskSpec) -> list[tuple[int, str, tuple[str | int, ...]]]:
+    """(stage number, text, task.toml path) of every text that may name an input."""
+    texts: list[tuple[int, str, tuple[str | int, ...]]] = [(1, spec.prose, ("prose",))]
+    texts += [(1, r, ("requirements", i)) for i, r in enumerate(spec.requirements)]
+    texts += [
+        (spec.stage_number(o.stage), o.description, ("outputs", i, "description"))
+        for i, o in enumerate(spec.outputs)
+    ]
+    texts += [
+        (spec.stage_number(c.stage), c.run, ("commands", i)) for i, c in enumerate(spec.commands)
+    ]
+    texts += [
+        (n, s.message, ("stages", n - 1, "message")) for n, s in enumerate(spec.stages, start=1)
+    ]
+    return texts
+
+
+@task_rule(
+    ("BS104", "the task's text or a command names an input no fixture provides by that stage")
+)
+def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """Input paths named in the prose, requirements, commands and messages exist by then."""
+    spec = ctx.spec
+    if spec is None:
+        return
+    final = _known_paths(spec, ctx, len(spec.stages))
+    roots = {p.split("/")[0] for p in final.paths if "/" in p} - {
+        p.split("/")[0].rstrip("/") for p in spec.editable
+    }
+    for upto, text, where in _texts(spec):
+        known = _known_paths(spec, ctx, upto)
+        for token in sorted(set(_mentioned(text, roots))):
+            if token not in known:
+                message = (
+                    f"{token} is named at stage {upto} but no fixture file, visible/ or "
+                    "stages/ file provides it by then"
+                )
+                yield _at(ctx, spec, "BS104", message, *where)
+    edge = _edge_paths(spec, ctx)
+    for index, command in enumerate(spec.commands):
+        for fixture, known in (("main", final), ("edge", edge)):
+            if command.stdin and command.stdin not in known:
+                message = f"stdin file {command.stdin} is not part of the {fixture} fixture"
+                yield _at(ctx, spec, "BS104", message, "commands", index, "stdin")
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.split())
+
+
+@task_rule(("BS301", "the edge rule is missing, or TASK.md does not state it verbatim"))
+def edge_rule_visible(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """TASK.md states the edge rule (spec principle 4: no hidden requirements)."""
+    spec = ctx.spec
+    if spec is None:
+        return
+    if spec.edge is None:
+        yield _at(ctx, spec, "BS301", "no [edge] table: every task has one edge rule and fixture")
+        return
+    task_md = ctx.read(ctx.task_dir / "TASK.md")
+    if task_md is not None and _normalized(spec.edge.rule) not in _normalized(task_md):
+        yield Diagnostic(
+            ctx.shown("TASK.md"),
+            0,
+            0,
+            "BS301",
+            "TASK.md does not state the edge rule; run benchsmith build",
+        )
+
+
+def _distinctive(value: object) -> str | None:
+    """The text form of an expected value specific enough to count as a leak, else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float | Decimal):
+        text = str(value)
+        return text if len(text.replace("-", "").replace(".", "")) >= 5 else None
+    if isinstance(value, str):
+        specific = any(ch.isdigit() or ch in "._:/@" for ch in value)
+        return value if len(value) >= 6 and specific else None
+    return None
+
+
+def private_values(spec: TaskSpec) -> list[tuple[str, str]]:
+    """(value, origin) pairs the task must never state to the agent.
+
+    Every ``private`` string, and each distinctive anchor expectation, except one that equals
+    a value of a declared input record (the task hands that out on purpose, e.g. a date
+    copied from the record).
+    """
+    inputs = _input_values(spec)
+    found = [(v, "private") for v in spec.private]
+    for anchor in spec.anchors:
+        for expectation in anchor.expect:
+            for value in _flatten(thaw(list(expectation.private_values()))):
+                text = _distinctive(value)
+                if text is not None and text not in inputs:
+                    found.append((text, f"anchor {anchor.name!r} expectation"))
+    return sorted(set(found))
+
+
+def _input_values(spec: TaskSpec) -> set[str]:
+    records = [r for a in spec.anchors for r in a.records]
+    records += [r for f in spec.files for r in f.records]
+    return {str(v) for record in records for v in thaw(record).values()}
+
+
+def _flatten(values: Iterable[object]) -> Iterator[object]:
+    for value in values:
+        if isinstance(value, list | tuple):
+            yield from _flatten(value)
+        elif isinstance(value, dict):
+            yield from _flatten(value.values())
+        else:
+            yield value
+
+
+@task_rule(("BS302", "a private expected value appears in TASK.md, visible/ or stages/"))
+def private_leaks(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """Private truths never reach what the agent sees."""
+    spec = ctx.spec
+    if spec is None:
+        return
+    secrets = private_values(spec)
+    for path in [ctx.task_dir / "TASK.md", *ctx.shipped_files]:
+        text = ctx.read(path)
+        for value, origin in secrets if text else ():
+            offset = text.find(value) if text else -1
+            if offset >= 0 and text is not None:
+                line, col = position_in(text, offset)
+                message = (
+                    f"{origin} value {value!r} appears here; agents must not see private truths"
+                )
+                yield Diagnostic(
+                    ctx.shown(path.relative_to(ctx.task_dir).as_posix()),
+                    line,
+                    col,
+                    "BS302",
+                    message,
+                )
+
+
+def _local_modules(ctx: TaskContext) -> frozenset[str]:
+    names = {"benchlib", "fixtures"}
+    roots = [ctx.task_dir / "visible", ctx.task_dir / "reference"]
+    roots += sorted(p for p in (ctx.task_dir / "stages").glob("*") if p.is_dir())
+    roots += sorted(p for p in (ctx.task_dir / "witnesses").glob("*") if p.is_dir())
+    for root in roots:
+        for path in sorted(root.glob("*")) if root.is_dir() else ():
+            names.add(path.stem if path.suffix == ".py" else path.name)
+    if ctx.spec is not None:
+        names.update(p.strip("/").split("/")[0] for p in ctx.spec.editable)
+    return frozenset(names)
+
+
+def _python_files(ctx: TaskContext) -> Iterator[tuple[Path, bool]]:
+    """(path, must be deterministic) for every Python file lint checks."""
+    for name in DETERMINISTIC_FILES:
+        if (ctx.task_dir / name).is_file():
+            yield ctx.task_dir / name, True
+    for tree in STDLIB_TREES:
+        for path in ctx.files_under(tree):
+            if path.suffix == ".py":
+                yield path, False
+
+
+@task_rule()
+def python_purity(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """Stdlib-only imports everywhere; determinism in seed.py, judge.py and fixtures.py."""
+    local = _local_modules(ctx)
+    for path, deterministic in _python_files(ctx):
+        source = ctx.read(path)
+        if source is None:
+            continue
+        shown = ctx.shown(path.relative_to(ctx.task_dir).as_posix())
+        yield from purity.check_syntax(shown, source)
+        yield from purity.check_imports(shown, source, local_modules=local)
+        if deterministic:
+            yield from purity.check_determinism(shown, source)
+
+
+def _placeholder_strings(spec: TaskSpec) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    yield ("prose",), spec.prose
+    yield ("title",), spec.title
+    yield from ((("requirements", i), r) for i, r in enumerate(spec.requirements))
+    yield from ((("stages", i, "message"), s.message) for i, s in enumerate(spec.stages))
+    yield from ((("outputs", i, "description"), o.description) for i, o in enumerate(spec.outputs))
+    yield from ((("anchors", i, "why"), a.why) for i, a in enumerate(spec.anchors))
+    if spec.edge:
+        yield ("edge", "rule"), spec.edge.rule
+
+
+@task_rule(
+    ("BS901", "a TODO placeholder is left in task.toml, judge.py or the reference (warning)"),
+    ("BS902", "reference/ or a witness (witnesses/levelN.patch or levelN/) is missing (warning)"),
+)
+def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """Scaffold placeholders are reported as warnings until replaced."""
+    spec = ctx.spec
+    if spec is not None:
+        for where, value in _placeholder_strings(spec):
+            if PLACEHOLDER.search(value):
+                yield _warning(
+                    _at(ctx, spec, "BS901", "placeholder text left in task.toml", *where)
+                )
+    for path in [
+        ctx.task_dir / "judge.py",
+        *ctx.files_under("reference"),
+        *ctx.files_under("witnesses"),
+    ]:
+        text = ctx.read(path)
+        match = PLACEHOLDER.search(text or "")
+        if match and text is not None:
+            line, col = position_in(text, match.start())
+            shown = ctx.shown(path.relative_to(ctx.task_dir).as_posix())
+            yield Diagnostic(shown, line, col, "BS901", "placeholder left here", Severity.WARNING)
+    for folder in ("reference", "witnesses/level3", "witnesses/level4"):
+        patch = ctx.task_dir / f"{folder}.patch"
+        if not (ctx.task_dir / folder).is_dir() and not (folder != "reference" and patch.is_file()):
+            message = f"{folder}/ is missing; benchsmith check needs it to prove the judge"
+            yield Diagnostic(ctx.shown("task.toml"), 0, 0, "BS902", message, Severity.WARNING)
+
+
+def _warning(diagnostic: Diagnostic) -> Diagnostic:
+    return Diagnostic(
+        diagnostic.path,
+        diagnostic.line,
+        diagnostic.col,
+        diagnostic.code,
+        diagnostic.message,
+        Severity.WARNING,
+    )

@@ -1,0 +1,64 @@
+"""Choosing the interpreter that runs seed.py, judges and candidates.
+
+The corpus targets Python 3.12 (the spec's version). Machines often carry it through pyenv,
+whose ``python3.12`` shim fails unless that version is selected, so each candidate is probed
+by running it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+from benchsmith.errors import UsageError
+
+TARGET = (3, 12)
+
+
+def _works(executable: str) -> bool:
+    try:
+        done = subprocess.run(
+            [executable, "-c", "import sys; print(sys.version_info[:2])"],
+            capture_output=True, text=True, timeout=20, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0 and done.stdout.strip() == str(TARGET)
+
+
+def _pyenv_candidates() -> list[str]:
+    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    if not root.is_dir():
+        return []
+    found = sorted(root.glob("3.12*/bin/python3.12"), reverse=True)
+    return [str(p) for p in found]
+
+
+@cache
+def default_python() -> str:
+    """Return a working Python 3.12 when the machine has one, else the current interpreter."""
+    on_path = shutil.which("python3.12")
+    for candidate in ([on_path] if on_path else []) + _pyenv_candidates():
+        if _works(candidate):
+            return candidate
+    return sys.executable
+
+
+def resolve_python(explicit: str | None) -> str:
+    """Return ``explicit`` (checked to run) or :func:`default_python`.
+
+    Raises:
+        UsageError: When ``explicit`` cannot be run.
+    """
+    if explicit is None:
+        return default_python()
+    found = shutil.which(explicit) or explicit
+    try:
+        subprocess.run([found, "-c", "pass"], capture_output=True, timeout=20, check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise UsageError(f"--python {explicit}: cannot run it ({exc})") from exc
+    return found

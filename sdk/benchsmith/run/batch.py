@@ -1,0 +1,257 @@
+"""Running many (task, repeat) pairs for one arm and recording each as it finishes.
+
+Rows are reserved (``pending``) before anything starts, in one write transaction, so
+repeat numbers stay unique even when several invocations append to the same runs folder.
+Runs execute in this process (``jobs == 1``) or in a pool of worker processes; only this
+process writes the database. Nothing is retried: a run that fails is recorded as failed,
+and ``diagnostic`` runs are numbered and reported apart from the primary aggregate.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import shutil
+import sqlite3
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from benchsmith.errors import UsageError
+from benchsmith.pythons import resolve_python
+from benchsmith.run import artifacts, records
+from benchsmith.run.adapters import Adapter, resolve_adapter
+from benchsmith.run.data import ArchiveMode, Kind, RunOutcome, RunPlan, TaskInfo
+from benchsmith.run.runner import execute_run, utc_now
+from benchsmith.run.tasks import task_info
+
+ARCHIVE_MODES: tuple[ArchiveMode, ...] = ("full", "editable", "none")
+CACHE_DIR = ".judge-cache"
+
+Started = Callable[[list[RunPlan]], None]
+Finished = Callable[[RunOutcome], None]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOptions:
+    """How to run a batch.
+
+    Attributes:
+        adapter: The ``--agent`` value.
+        arm: Arm name (default: the adapter kind, e.g. ``replay``).
+        repeat: Runs per task.
+        runs_dir: Folder holding runs.db and one folder per run.
+        jobs: Runs executed at once.
+        timeout: Agent time budget overriding every scenario's ``timeout_seconds`` (a
+            testing and diagnostic override, recorded in each run).
+        diagnostic: Record the runs as diagnostic reruns, outside the primary aggregate.
+        python: Interpreter for seed.py, services and judges (default: Python 3.12).
+        archive: ``full`` workspace, ``editable`` paths only, or ``none``.
+        judge_timeout: Seconds each judge may take.
+    """
+
+    adapter: str
+    arm: str | None = None
+    repeat: int = 1
+    runs_dir: Path = Path("runs")
+    jobs: int = 1
+    timeout: float | None = None
+    diagnostic: bool = False
+    python: str | None = None
+    archive: ArchiveMode = "full"
+    judge_timeout: float = 1800.0
+
+
+@dataclass
+class BatchResult:
+    """What a batch did.
+
+    Attributes:
+        runs_dir: The runs folder.
+        plans: Every planned run, in start order.
+        outcomes: Finished runs, in completion order.
+        interrupted: Ids of runs that never finished.
+    """
+
+    runs_dir: Path
+    plans: list[RunPlan]
+    outcomes: list[RunOutcome] = field(default_factory=list)
+    interrupted: list[str] = field(default_factory=list)
+
+
+def check_options(options: BatchOptions) -> Adapter:
+    """Validate the options; return the resolved adapter.
+
+    Raises:
+        UsageError: On an unknown adapter, a bad arm name or out-of-range numbers.
+    """
+    adapter = resolve_adapter(options.adapter)
+    records.check_arm(options.arm or adapter.kind)
+    if options.repeat < 1 or options.jobs < 1:
+        raise UsageError("--repeat and -j must be at least 1")
+    if options.timeout is not None and options.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    if options.archive not in ARCHIVE_MODES:
+        raise UsageError(f"--archive must be one of {', '.join(ARCHIVE_MODES)}")
+    return adapter
+
+
+def run_batch(
+    task_dirs: Sequence[Path],
+    options: BatchOptions,
+    *,
+    on_start: Started | None = None,
+    on_finish: Finished | None = None,
+) -> BatchResult:
+    """Run every task ``options.repeat`` times and record each run.
+
+    Args:
+        task_dirs: Built task folders.
+        options: The batch options.
+        on_start: Called once with the planned runs, before the first starts.
+        on_finish: Called with each outcome once it is recorded (progress display).
+
+    Raises:
+        UsageError: On bad options, or an arm already recorded with another adapter.
+        TaskSpecError: When a task.toml is invalid.
+        RecordsError: When the runs database cannot be used.
+    """
+    adapter = check_options(options)
+    arm = options.arm or adapter.kind
+    python = resolve_python(options.python)
+    tasks = [task_info(d) for d in task_dirs]
+    invocation = f"{utc_now()}-{os.getpid()}"
+    cache = options.runs_dir / CACHE_DIR / invocation.replace(":", "")
+    conn = records.open_runs(options.runs_dir, create=True)
+    try:
+        plans = reserve(conn, tasks, options, arm=arm, python=python, invocation=invocation)
+        plans = [_with_cache(p, cache) for p in plans]
+        result = BatchResult(options.runs_dir, plans)
+        if on_start:
+            on_start(plans)
+        _execute(conn, plans, options.jobs, result, on_finish)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+        _remove_if_empty(cache.parent)
+        conn.close()
+    return result
+
+
+def reserve(
+    conn: sqlite3.Connection,
+    tasks: Sequence[TaskInfo],
+    options: BatchOptions,
+    *,
+    arm: str,
+    python: str,
+    invocation: str,
+) -> list[RunPlan]:
+    """Plan the runs and reserve their rows (repeat-major order: every task once, then again).
+
+    Raises:
+        UsageError: When ``arm`` was recorded with a different adapter.
+    """
+    kind: Kind = "diagnostic" if options.diagnostic else "primary"
+    with records.transaction(conn):
+        known = records.recorded_adapter(conn, arm)
+        if known is not None and known != options.adapter:
+            raise UsageError(
+                f"arm {arm!r} was recorded with --agent {known!r}; "
+                "name this variant with another --arm"
+            )
+        first = {t.dirname: records.next_repeat(conn, arm, t.dirname, kind) for t in tasks}
+        plans = [
+            _plan(task, options, arm=arm, kind=kind, repeat=first[task.dirname] + n, python=python)
+            for n in range(options.repeat)
+            for task in tasks
+        ]
+        for plan in plans:
+            records.insert_pending(conn, plan, invocation)
+    return plans
+
+
+def _plan(
+    task: TaskInfo, options: BatchOptions, *, arm: str, kind: Kind, repeat: int, python: str
+) -> RunPlan:
+    run_id = records.run_id_for(arm, task.dirname, kind, repeat)
+    return RunPlan(
+        run_id=run_id,
+        arm=arm,
+        kind=kind,
+        repeat=repeat,
+        task=task,
+        adapter=options.adapter,
+        python=python,
+        timeout_seconds=options.timeout or task.timeout_seconds,
+        timeout_overridden=options.timeout is not None,
+        run_dir=options.runs_dir.resolve() / run_id,
+        archive=options.archive,
+        judge_timeout=options.judge_timeout,
+    )
+
+
+def _with_cache(plan: RunPlan, cache: Path) -> RunPlan:
+    return replace(plan, judge_cache=cache.resolve() / plan.task.dirname)
+
+
+def _execute(
+    conn: sqlite3.Connection,
+    plans: list[RunPlan],
+    jobs: int,
+    result: BatchResult,
+    on_finish: Finished | None,
+) -> None:
+    done: set[str] = set()
+
+    def finish(outcome: RunOutcome) -> None:
+        records.store_outcome(conn, outcome)
+        done.add(outcome.run_id)
+        result.outcomes.append(outcome)
+        if on_finish:
+            on_finish(outcome)
+
+    try:
+        if jobs == 1 or len(plans) == 1:
+            for plan in plans:
+                finish(execute_run(plan))
+        else:
+            _execute_pool(plans, jobs, finish)
+    except BaseException:
+        result.interrupted = [p.run_id for p in plans if p.run_id not in done]
+        records.mark_interrupted(conn, result.interrupted)
+        raise
+
+
+def _execute_pool(plans: list[RunPlan], jobs: int, finish: Finished) -> None:
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(plans)), mp_context=context)
+    try:
+        futures: dict[Future[RunOutcome], RunPlan] = {
+            pool.submit(execute_run, plan): plan for plan in plans
+        }
+        for future in as_completed(futures):
+            finish(_collect(future, futures[future]))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _collect(future: Future[RunOutcome], plan: RunPlan) -> RunOutcome:
+    """The outcome of a worker, or a runner-error outcome when the worker itself died."""
+    try:
+        return future.result()
+    except Exception as exc:  # a dead worker process: record it as this run's failure
+        outcome = RunOutcome(
+            plan, utc_now(), end_reason="runner_error", end_detail=f"worker failed: {exc!r}"
+        )
+        plan.run_dir.mkdir(parents=True, exist_ok=True)
+        artifacts.write_record(outcome, plan.run_dir)
+        return outcome
+
+
+def _remove_if_empty(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        folder.rmdir()

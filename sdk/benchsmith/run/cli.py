@@ -1,0 +1,184 @@
+"""CLI commands of the runner (``run``, ``report``).
+
+The commands are defined inside :func:`register` because they use ``benchsmith.cli``'s error
+guard, and benchsmith.cli imports this module while it initializes. No ``from __future__ import
+annotations`` here: typer evaluates the commands' annotations at registration.
+"""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
+
+if TYPE_CHECKING:
+    from benchsmith.run.batch import BatchOptions, BatchResult
+    from benchsmith.run.data import RunOutcome, RunPlan
+
+RunsOpt = Annotated[Path, typer.Option("--runs", help="Folder holding runs.db and run folders.")]
+FAILED_REASONS = ("setup_error", "runner_error")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this package's commands to the benchsmith app."""
+    from benchsmith.cli import emit_json, guard
+
+    @app.command()
+    @guard
+    def run(
+        tasks: TasksArg = None,
+        agent: Annotated[
+            str,
+            typer.Option(
+                "--agent", help="Adapter: replay, nop or 'command:<shell command>' (see README)."
+            ),
+        ] = "",
+        arm: Annotated[
+            str | None, typer.Option(help="Arm (harness variant) name; default: adapter kind.")
+        ] = None,
+        repeat: Annotated[int, typer.Option(min=1, help="Runs per task.")] = 1,
+        runs: RunsOpt = Path("runs"),
+        jobs: Annotated[int, typer.Option("-j", "--jobs", min=1, help="Runs at once.")] = 1,
+        timeout: Annotated[
+            float | None,
+            typer.Option(
+                min=0.1,
+                help="Testing/diagnostic override of every scenario's timeout_seconds "
+                "(recorded with each run).",
+            ),
+        ] = None,
+        diagnostic: Annotated[
+            bool,
+            typer.Option("--diagnostic", help="Record as diagnostic reruns, outside aggregates."),
+        ] = False,
+        archive: Annotated[
+            str, typer.Option(help="Archive the final workspace: full, editable or none.")
+        ] = "full",
+        all_tasks: AllOpt = False,
+        corpus: CorpusOpt = Path("tasks"),
+        python: PythonOpt = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Run tasks through an agent adapter, judge them, and record every run."""
+        from benchsmith.corpus import resolve_tasks
+        from benchsmith.errors import UsageError
+        from benchsmith.run.batch import BatchOptions
+
+        if not agent:
+            raise UsageError("--agent is required: replay, nop or command:<shell command>")
+        options = BatchOptions(
+            adapter=agent, arm=arm, repeat=repeat, runs_dir=runs, jobs=jobs, timeout=timeout,
+            diagnostic=diagnostic, python=python, archive=archive,  # type: ignore[arg-type]
+        )  # fmt: skip
+        paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
+        result = _run_with_progress(paths, options)
+        if as_json:
+            emit_json([_outcome_json(o) for o in result.outcomes])
+        else:
+            _print_outcomes(result)
+        failed = [o for o in result.outcomes if _infrastructure_failure(o)]
+        raise typer.Exit(1 if failed else 0)
+
+    @app.command()
+    @guard
+    def report(
+        runs: RunsOpt = Path("runs"),
+        arms: Annotated[
+            tuple[str, str] | None,
+            typer.Option(
+                "--arms", help="Compare two arms: REFERENCE CANDIDATE (matched strict pairs)."
+            ),
+        ] = None,
+        html: Annotated[
+            Path | None, typer.Option("--html", help="Also write a self-contained HTML page.")
+        ] = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Summarize recorded runs by task, pressure class and corpus; compare two arms."""
+        from benchsmith.diagnostics import display_path
+        from benchsmith.run.present import render_html, render_text, report_json
+        from benchsmith.run.records import open_runs
+        from benchsmith.run.report import build_report, load_metrics
+
+        conn = open_runs(runs, create=False)
+        try:
+            built = build_report(load_metrics(conn), list(arms or ()))
+        finally:
+            conn.close()
+        if html is not None:
+            html.write_text(render_html(built, display_path(runs)), encoding="utf-8")
+        if as_json:
+            emit_json(report_json(built))
+        else:
+            typer.echo(render_text(built, display_path(runs)), nl=False)
+            if html is not None:
+                typer.echo(f"wrote {display_path(html)}")
+
+
+def _run_with_progress(paths: list[Path], options: "BatchOptions") -> "BatchResult":
+    """Run the batch with a progress bar on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from benchsmith.run.batch import run_batch
+
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        bar = progress.add_task("runs", total=None)
+
+        def started(plans: "list[RunPlan]") -> None:
+            progress.update(bar, total=len(plans))
+
+        def finished(outcome: "RunOutcome") -> None:
+            progress.update(bar, advance=1, description=outcome.run_id)
+
+        return run_batch(paths, options, on_start=started, on_finish=finished)
+
+
+def _infrastructure_failure(outcome: "RunOutcome") -> bool:
+    verdict_error = outcome.verdict is not None and outcome.verdict.status == "error"
+    return outcome.end_reason in FAILED_REASONS or verdict_error
+
+
+def _outcome_json(outcome: "RunOutcome") -> dict[str, object]:
+    verdict = outcome.verdict
+    return {
+        "run_id": outcome.run_id,
+        "task": outcome.plan.task.dirname,
+        "arm": outcome.plan.arm,
+        "kind": outcome.plan.kind,
+        "repeat": outcome.plan.repeat,
+        "end_reason": outcome.end_reason,
+        "end_detail": outcome.end_detail,
+        "status": verdict.status if verdict else None,
+        "progress_level": verdict.progress_level if verdict else None,
+        "agent_seconds": round(outcome.times.agent, 3),
+        "lifecycle_seconds": round(outcome.times.lifecycle, 3),
+        "judge_seconds": round(outcome.times.judge, 3),
+        "folder": str(outcome.plan.run_dir),
+    }
+
+
+def _print_outcomes(result: "BatchResult") -> None:
+    from benchsmith.diagnostics import display_path
+    from benchsmith.run.present import text_table
+
+    rows = [
+        [
+            str(o["run_id"]),
+            str(o["end_reason"]),
+            str(o["status"] or "-"),
+            "-" if o["progress_level"] is None else str(o["progress_level"]),
+            f"{o['agent_seconds']:.1f}",
+            f"{o['judge_seconds']:.1f}",
+        ]
+        for o in map(_outcome_json, result.outcomes)
+    ]
+    if rows:
+        typer.echo(text_table(["run", "end", "verdict", "level", "agent s", "judge s"], rows))
+    details = [o for o in result.outcomes if o.end_detail]
+    for outcome in details:
+        typer.echo(f"{outcome.run_id}: {outcome.end_detail}", err=True)
+    typer.echo(f"recorded {len(result.outcomes)} run(s) in {display_path(result.runs_dir)}")

@@ -1,0 +1,383 @@
+"""Run records: one SQLite file, ``<runs>/runs.db``, plus a folder per run.
+
+Tables: ``runs`` (one row per run, reserved as ``pending`` before it starts so concurrent
+invocations never share a repeat number), ``stages``, ``events`` (the whole timeline),
+``usage``, ``compactions``, ``verdicts`` and ``diagnostics``. ``PRAGMA user_version`` holds
+the schema version. Only the parent process writes; several invocations may append to one
+database (writes are short transactions behind SQLite's lock, with a busy timeout).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from benchsmith import __version__
+from benchsmith.diagnostics import display_path
+from benchsmith.errors import SdkError, UsageError
+from benchsmith.run.data import Entry, Kind, RunOutcome, RunPlan, TaskInfo
+from benchsmith.run.metrics import calls_of, final_response_tokens
+
+DB_NAME = "runs.db"
+SCHEMA_VERSION = 1
+ARM_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+DDL = """
+CREATE TABLE runs (
+    run_id TEXT PRIMARY KEY,
+    arm TEXT NOT NULL,
+    task TEXT NOT NULL,
+    task_id INTEGER NOT NULL,
+    slug TEXT NOT NULL,
+    pressure TEXT NOT NULL,
+    stage_count INTEGER NOT NULL,
+    repeat INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('primary', 'diagnostic')),
+    adapter TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'finished', 'interrupted')),
+    end_reason TEXT,
+    end_detail TEXT,
+    timeout_seconds REAL NOT NULL,
+    timeout_overridden INTEGER NOT NULL,
+    task_digest TEXT NOT NULL,
+    python TEXT NOT NULL,
+    benchsmith_version TEXT NOT NULL,
+    invocation TEXT NOT NULL,
+    started_at TEXT,
+    setup_seconds REAL,
+    agent_seconds REAL,
+    inject_seconds REAL,
+    lifecycle_seconds REAL,
+    judge_seconds REAL,
+    record_seconds REAL,
+    final_response_tokens INTEGER,
+    artifacts TEXT NOT NULL,
+    UNIQUE (arm, task, kind, repeat)
+);
+CREATE TABLE stages (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    number INTEGER NOT NULL,
+    stage_id TEXT NOT NULL,
+    compact_after INTEGER NOT NULL,
+    inject_seconds REAL NOT NULL,
+    outcome TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    exit_code INTEGER,
+    started REAL,
+    seconds REAL,
+    done_seen INTEGER NOT NULL,
+    PRIMARY KEY (run_id, number)
+);
+CREATE TABLE events (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    seq INTEGER NOT NULL,
+    t REAL NOT NULL,
+    stage INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    action_no INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    type TEXT NOT NULL,
+    result_bytes INTEGER,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE usage (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    seq INTEGER NOT NULL,
+    stage INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    calls INTEGER NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    uncached_input_tokens INTEGER,
+    output_tokens INTEGER NOT NULL,
+    cache_read_tokens INTEGER NOT NULL,
+    cache_write_tokens INTEGER NOT NULL,
+    cost_usd REAL,
+    context_tokens INTEGER,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE compactions (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    number INTEGER NOT NULL,
+    after_stage INTEGER NOT NULL,
+    trigger TEXT NOT NULL CHECK (trigger IN ('requested', 'natural')),
+    status TEXT NOT NULL CHECK (status IN ('completed', 'failed')),
+    started REAL,
+    seconds REAL,
+    detail TEXT NOT NULL,
+    PRIMARY KEY (run_id, number)
+);
+CREATE TABLE verdicts (
+    run_id TEXT PRIMARY KEY REFERENCES runs (run_id),
+    status TEXT NOT NULL,
+    progress_level INTEGER NOT NULL,
+    main_checks_passed INTEGER NOT NULL,
+    main_checks_total INTEGER NOT NULL,
+    edge_check_passed INTEGER NOT NULL,
+    notes TEXT NOT NULL,
+    raw TEXT,
+    exit_code INTEGER,
+    seconds REAL NOT NULL
+);
+CREATE TABLE diagnostics (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    number INTEGER NOT NULL,
+    stage INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    action_no INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    message TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (run_id, number)
+);
+"""
+
+DETAIL_TABLES = ("stages", "events", "usage", "compactions", "verdicts", "diagnostics")
+
+
+class RecordsError(SdkError):
+    """Raised when a runs folder or its database cannot be used."""
+
+
+def check_arm(arm: str) -> str:
+    """Return ``arm`` when it is a valid arm name.
+
+    Raises:
+        UsageError: When it is not 1-64 letters, digits, ``.``, ``_`` or ``-``.
+    """
+    if not ARM_PATTERN.match(arm):
+        raise UsageError(f"--arm {arm!r}: use 1-64 letters, digits, '.', '_' or '-'")
+    return arm
+
+
+def run_id_for(arm: str, task: str, kind: Kind, repeat: int) -> str:
+    """The run id (and folder name): ``ARM--NN-slug--r001`` (``d001`` for diagnostics)."""
+    return f"{arm}--{task}--{'r' if kind == 'primary' else 'd'}{repeat:03d}"
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open a runs database, creating or checking its schema.
+
+    Raises:
+        RecordsError: When the file is not a runs database of a version this code reads.
+    """
+    try:
+        conn = sqlite3.connect(path, timeout=60.0, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA foreign_keys = ON")
+        _ensure_schema(conn, path)
+    except sqlite3.DatabaseError as exc:
+        raise RecordsError(f"{display_path(path)}: not a usable runs database ({exc})") from exc
+    return conn
+
+
+def _ensure_schema(conn: sqlite3.Connection, path: Path) -> None:
+    if _version(conn) == SCHEMA_VERSION:
+        return
+    with transaction(conn):
+        version = _version(conn)
+        empty = not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'").fetchone()
+        if version == 0 and empty:
+            for statement in DDL.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            return
+    if version != SCHEMA_VERSION:
+        raise RecordsError(
+            f"{display_path(path)}: runs database schema version {version}, "
+            f"this benchsmith reads version {SCHEMA_VERSION}"
+        )
+
+
+def _version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """An immediate (write-locking) transaction, rolled back on error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def open_runs(runs_dir: Path, *, create: bool) -> sqlite3.Connection:
+    """Open ``runs_dir/runs.db`` (creating the folder and database when ``create``).
+
+    Raises:
+        RecordsError: When the database is missing (and not ``create``) or unusable.
+    """
+    path = runs_dir / DB_NAME
+    if not create and not path.is_file():
+        raise RecordsError(f"{display_path(path)}: no runs database here; run benchsmith run")
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    return connect(path)
+
+
+def recorded_adapter(conn: sqlite3.Connection, arm: str) -> str | None:
+    """The adapter an arm was recorded with, if it has runs."""
+    row = conn.execute("SELECT adapter FROM runs WHERE arm = ? LIMIT 1", (arm,)).fetchone()
+    return None if row is None else str(row["adapter"])
+
+
+def next_repeat(conn: sqlite3.Connection, arm: str, task: str, kind: Kind) -> int:
+    """The next free repeat number of (arm, task, kind)."""
+    row = conn.execute(
+        "SELECT max(repeat) FROM runs WHERE arm = ? AND task = ? AND kind = ?", (arm, task, kind)
+    ).fetchone()
+    return int(row[0] or 0) + 1
+
+
+def insert_pending(conn: sqlite3.Connection, plan: RunPlan, invocation: str) -> None:
+    """Reserve a planned run's row (status ``pending``)."""
+    task: TaskInfo = plan.task
+    conn.execute(
+        """INSERT INTO runs (run_id, arm, task, task_id, slug, pressure, stage_count, repeat,
+            kind, adapter, status, timeout_seconds, timeout_overridden, task_digest, python,
+            benchsmith_version, invocation, artifacts)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)""",
+        (
+            plan.run_id, plan.arm, task.dirname, task.id, task.slug, task.pressure,
+            len(task.stages), plan.repeat, plan.kind, plan.adapter, plan.timeout_seconds,
+            int(plan.timeout_overridden), task.digest, plan.python, __version__, invocation,
+            plan.run_id,
+        ),
+    )  # fmt: skip
+
+
+def mark_interrupted(conn: sqlite3.Connection, run_ids: list[str]) -> None:
+    """Mark reserved runs that never finished as interrupted."""
+    with transaction(conn):
+        conn.executemany(
+            "UPDATE runs SET status = 'interrupted', end_reason = 'interrupted' "
+            "WHERE run_id = ? AND status = 'pending'",
+            [(r,) for r in run_ids],
+        )
+
+
+def store_outcome(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
+    """Write a finished run: its row and every detail table, in one transaction."""
+    with transaction(conn):
+        for table in DETAIL_TABLES:
+            conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (outcome.run_id,))
+        _update_run(conn, outcome)
+        _insert_stages(conn, outcome)
+        _insert_events(conn, outcome)
+        _insert_compactions(conn, outcome)
+        _insert_verdict(conn, outcome)
+        _insert_diagnostics(conn, outcome)
+
+
+def _update_run(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
+    times = outcome.times
+    events = [e.event for e in outcome.timeline if e.source == "adapter"]
+    conn.execute(
+        """UPDATE runs SET status = 'finished', end_reason = ?, end_detail = ?, started_at = ?,
+            setup_seconds = ?, agent_seconds = ?, inject_seconds = ?, lifecycle_seconds = ?,
+            judge_seconds = ?, record_seconds = ?, final_response_tokens = ?
+        WHERE run_id = ?""",
+        (
+            outcome.end_reason, outcome.end_detail, outcome.started_at, times.setup,
+            times.agent, times.inject, times.lifecycle, times.judge, times.record,
+            final_response_tokens(events), outcome.run_id,
+        ),
+    )  # fmt: skip
+
+
+def _insert_stages(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
+    rows = []
+    for stage in outcome.stages:
+        result = stage.result
+        rows.append(
+            (
+                outcome.run_id, stage.number, stage.stage_id, int(stage.compact_after),
+                stage.inject_seconds, result.outcome if result else "not_reached",
+                result.detail if result else "", result.exit_code if result else None,
+                result.started if result else None, result.seconds if result else None,
+                int(result.has("done")) if result else 0,
+            )
+        )  # fmt: skip
+    conn.executemany("INSERT INTO stages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+
+def _insert_events(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
+    conn.executemany(
+        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [_event_row(outcome.run_id, e) for e in outcome.timeline],
+    )
+    conn.executemany(
+        "INSERT INTO usage VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            _usage_row(outcome.run_id, e)
+            for e in outcome.timeline
+            if e.source == "adapter" and e.event["type"] == "usage"
+        ],
+    )
+
+
+def _event_row(run_id: str, entry: Entry) -> tuple[object, ...]:
+    event = entry.event
+    size = event.get("result_bytes") if event["type"] == "tool_call" else None
+    payload = json.dumps(event, ensure_ascii=False, sort_keys=True)
+    return (
+        run_id, entry.seq, entry.t, entry.stage, entry.action, entry.action_no, entry.source,
+        event["type"], size, payload,
+    )  # fmt: skip
+
+
+def _usage_row(run_id: str, entry: Entry) -> tuple[object, ...]:
+    event = entry.event
+    return (
+        run_id, entry.seq, entry.stage, event["model"], event["kind"], calls_of(event),
+        event["input_tokens"], event.get("uncached_input_tokens"), event["output_tokens"],
+        event.get("cache_read_tokens", 0), event.get("cache_write_tokens", 0),
+        event.get("cost_usd"), event.get("context_tokens"),
+    )  # fmt: skip
+
+
+def _insert_compactions(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
+    conn.executemany(
+        "INSERT INTO compactions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (outcome.run_id, c.number, c.after_stage, c.trigger, c.status, c.started, c.seconds,
+             c.detail)
+            for c in outcome.compactions
+        ],
+    )  # fmt: skip
+
+
+def _insert_verdict(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
+    verdict = outcome.verdict
+    if verdict is None:
+        return
+    conn.execute(
+        "INSERT INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            outcome.run_id, verdict.status, verdict.progress_level, verdict.main_checks_passed,
+            verdict.main_checks_total, int(verdict.edge_check_passed),
+            json.dumps(list(verdict.notes), ensure_ascii=False),
+            json.dumps(verdict.raw, ensure_ascii=False, sort_keys=True) if verdict.raw else None,
+            verdict.exit_code, verdict.seconds,
+        ),
+    )  # fmt: skip
+
+
+def _insert_diagnostics(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
+    conn.executemany(
+        "INSERT INTO diagnostics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (outcome.run_id, n, d.stage, d.action, d.action_no, d.line, d.code, d.message, d.text)
+            for n, d in enumerate(outcome.diagnostics, 1)
+        ],
+    )

@@ -1,0 +1,2024 @@
+"""benchlib: the standard-library runtime shared by every task's seed.py and judge.py.
+
+This file has one source, ``sdk/benchsmith/runtime/benchlib.py`` in the benchsmith repository;
+``benchsmith build`` copies it to the root of each corpus and ``benchsmith lint`` reports
+copies that drifted. It imports nothing outside the Python standard library, so a corpus runs
+anywhere Python 3.11+ does, without benchsmith installed.
+
+Sections:
+    * files    -- deterministic writers (fixed modes, gzip mtime 0) and tree hashes;
+    * seeding  -- tabular fixtures from declared columns, anchors, authored generators;
+    * layout   -- materializing fixtures and workspaces (seed.py, visible/, stages/, edge/);
+    * process  -- running candidate commands with timeouts and process-group kills;
+    * reading  -- defensive readers of candidate outputs;
+    * judging  -- checks, the progress-level contract and the one-JSON-object verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import contextlib
+import csv
+import datetime as _dt
+import decimal
+import gzip
+import hashlib
+import io
+import itertools
+import json
+import os
+import random
+import re
+import select
+import shlex
+import shutil
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, cast
+
+RUNTIME_VERSION = "1"
+FILE_MODE = 0o644
+DIR_MODE = 0o755
+READ_ONLY_FILE = 0o444
+READ_ONLY_DIR = 0o555
+GZIP_LEVEL = 6
+READ_LIMIT = 256 * 1024 * 1024
+CAPTURE_LIMIT = 64 * 1024
+NOTE_LIMIT = 300
+SEED_TIMEOUT = 900.0
+
+# ---------------------------------------------------------------------------------------------
+# files
+# ---------------------------------------------------------------------------------------------
+
+
+def ensure_parent(path: Path) -> None:
+    """Create the parent folders of ``path`` with fixed modes."""
+    missing = [p for p in reversed(path.parents) if not p.exists()]
+    for folder in missing:
+        folder.mkdir()
+        folder.chmod(DIR_MODE)
+
+
+@contextlib.contextmanager
+def open_output(path: Path, *, binary: bool = False) -> Iterator[IO[Any]]:
+    """Open ``path`` for writing with a fixed mode; ``.gz`` paths are gzip with mtime 0.
+
+    Text streams are UTF-8 with ``newline=""`` so that writers control line endings.
+    """
+    ensure_parent(path)
+    with open(path, "wb") as raw:
+        stream: IO[bytes] = raw
+        if path.name.endswith(".gz"):
+            gz = gzip.GzipFile(
+                filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=GZIP_LEVEL
+            )
+            stream = cast(IO[bytes], gz)
+        try:
+            if binary:
+                yield stream
+            else:
+                text = io.TextIOWrapper(stream, encoding="utf-8", newline="")
+                yield text
+                text.flush()
+                text.detach()
+        finally:
+            if stream is not raw:
+                stream.close()
+    path.chmod(FILE_MODE)
+
+
+def fix_modes(root: Path) -> None:
+    """Give every folder under ``root`` mode 755 and every file mode 644 (umask-proof)."""
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            Path(folder, name).chmod(FILE_MODE)
+        Path(folder).chmod(DIR_MODE)
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's content, decompressed first when it is a gzip file."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as raw:
+        stream: IO[bytes] = raw
+        if path.name.endswith(".gz") and raw.read(2) == b"\x1f\x8b":
+            raw.seek(0)
+            stream = cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb"))
+        else:
+            raw.seek(0)
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def tree_entries(
+    root: Path, digests: dict[tuple[int, ...], str] | None = None
+) -> list[tuple[str, str, str]]:
+    """Return (relative path, mode, content digest) for every entry under ``root``, sorted.
+
+    Folders have the digest ``-``; symlinks ``->target``; FIFOs, sockets and devices
+    ``special`` (they are never opened). Modes are octal permission bits. ``digests``, when
+    given, caches file digests by (device, inode, size, mtime) across calls.
+    """
+    entries = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        base = Path(folder)
+        for name in sorted(dirs + files):
+            path = base / name
+            rel = path.relative_to(root).as_posix()
+            info = path.lstat()
+            mode = format(info.st_mode & 0o777, "o")
+            if stat.S_ISLNK(info.st_mode):
+                entries.append((rel, mode, "->" + str(path.readlink())))
+            elif stat.S_ISDIR(info.st_mode):
+                entries.append((rel, mode, "-"))
+            elif stat.S_ISREG(info.st_mode):
+                entries.append((rel, mode, _cached_digest(path, info, digests)))
+            else:
+                entries.append((rel, mode, "special"))
+    return entries
+
+
+def _cached_digest(
+    path: Path, info: os.stat_result, digests: dict[tuple[int, ...], str] | None
+) -> str:
+    if digests is None:
+        return file_digest(path)
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    if key not in digests:
+        digests[key] = file_digest(path)
+    return digests[key]
+
+
+def tree_hash(root: Path) -> str:
+    """One SHA-256 over :func:`tree_entries` -- equal trees, equal hashes."""
+    return entries_hash(tree_entries(root))
+
+
+def entries_hash(entries: Iterable[tuple[str, str, str]]) -> str:
+    """The :func:`tree_hash` of a tree whose :func:`tree_entries` are ``entries``."""
+    digest = hashlib.sha256()
+    for entry in entries:
+        digest.update("\t".join(entry).encode("utf-8") + b"\n")
+    return digest.hexdigest()
+
+
+def copy_tree(src: Path, dest: Path) -> None:
+    """Copy the contents of folder ``src`` into ``dest`` (merging), keeping symlinks as links."""
+    shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True, copy_function=shutil.copy2)
+
+
+def copy_path(src: Path, dest: Path) -> None:
+    """Copy a file, symlink or folder ``src`` to ``dest``, replacing what is there."""
+    remove_path(dest)
+    ensure_parent(dest)
+    if src.is_dir() and not src.is_symlink():
+        shutil.copytree(src, dest, symlinks=True)
+    else:
+        shutil.copy2(src, dest, follow_symlinks=False)
+
+
+def remove_path(path: Path) -> None:
+    """Remove a file, link, FIFO or folder if present, even when read-only."""
+    if path.is_dir() and not path.is_symlink():
+        make_writable(path)
+        shutil.rmtree(path)
+    elif path.is_symlink() or path.exists():
+        path.unlink()
+
+
+def make_writable(root: Path) -> None:
+    """Restore owner write permission under ``root`` (so it can be deleted or refreshed)."""
+    for folder, dirs, files in os.walk(root):
+        Path(folder).chmod(Path(folder).stat().st_mode | 0o700)
+        for name in files:
+            path = Path(folder, name)
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode | 0o600)
+        dirs.sort()
+
+
+# ---------------------------------------------------------------------------------------------
+# seeding
+# ---------------------------------------------------------------------------------------------
+
+
+def _decimal_text(units: int, scale: int) -> str:
+    sign = "-" if units < 0 else ""
+    whole, frac = divmod(abs(units), 10**scale)
+    return f"{sign}{whole}.{frac:0{scale}d}" if scale else f"{sign}{whole}"
+
+
+def _scale(text: str) -> int:
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def _parse_datetime(text: str) -> _dt.datetime:
+    return _dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _draw_seq(col: Mapping[str, Any], rng: random.Random) -> Callable[[int], Any]:
+    pattern, start = col["seq"], col.get("start", 1)
+    return lambda i: pattern.format(start + i)
+
+
+def _draw_int(col: Mapping[str, Any], rng: random.Random) -> Callable[[int], Any]:
+    low, high = col["int"]
+    randint = rng.randint
+    return lambda i: randint(low, high)
+
+
+def _draw_decimal(col: Mapping[str, Any], rng: random.Random) -> Callable[[int], Any]:
+    low, high = col["decimal"]
+    scale = max(_scale(low), _scale(high))
+    lo, hi = (int(decimal.Decimal(v).scaleb(scale)) for v in (low, high))
+    randint = rng.randint
+    # Text, not Decimal: CSV writes it as is; JSON writers turn decimal columns into numbers.
+    return lambda i: _decimal_text(randint(lo, hi), scale)
+
+
+def _draw_date(col: Mapping[str, Any], rng: random.Random) -> Callable[[int], Any]:
+    lo, hi = (_dt.date.fromisoformat(v).toordinal() for v in col["date"])
+    fmt, randint, fromordinal = col.get("format"), rng.randint, _dt.date.fromordinal
+    if fmt:
+        return lambda i: fromordinal(randint(lo, hi)).strftime(fmt)
+    return lambda i: fromordinal(randint(lo, hi)).isoformat()
+
+
+def _draw_datetime(col: Mapping[str, Any], rng: random.Random) -> Callable[[int], Any]:
+    start, end = (_parse_datetime(v) for v in col["datetime"])
+    span = int((end - start).total_seconds())
+    aware = start.tzinfo is not None
+    base = start.astimezone(_dt.UTC) if aware else start
+    fmt = col.get("format") or ("%Y-%m-%dT%H:%M:%SZ" if aware else "%Y-%m-%dT%H:%M:%S")
+    randint, delta = rng.randint, _dt.timedelta
+    return lambda i: (base + delta(seconds=randint(0, span))).strftime(fmt)
+
+
+def _draw_choice(col: Mapping[str, Any], rng: random.Random) -> Callable[[int], Any]:
+    options, weights = list(col["choice"]), col.get("weights")
+    if not weights:
+        choice = rng.choice
+        return lambda i: choice(options)
+    cumulative = list(itertools.accumulate(weights))
+    total, uniform, pick = cumulative[-1], rng.random, bisect.bisect
+    return lambda i: options[pick(cumulative, uniform() * total)]
+
+
+def _draw_const(col: Mapping[str, Any], rng: random.Random) -> Callable[[int], Any]:
+    value = col["value"]
+    return lambda i: value
+
+
+_DRAWERS: dict[str, Callable[[Mapping[str, Any], random.Random], Callable[[int], Any]]] = {
+    "seq": _draw_seq,
+    "int": _draw_int,
+    "decimal": _draw_decimal,
+    "date": _draw_date,
+    "datetime": _draw_datetime,
+    "choice": _draw_choice,
+    "const": _draw_const,
+}
+
+
+def _drawer(
+    col: Mapping[str, Any], rng: random.Random, vocab: Callable[[str], list[Any]]
+) -> Callable[[int], Any]:
+    draw: Callable[[int], Any]
+    if col["kind"] == "vocab":
+        options, choice = vocab(col["vocab"]), rng.choice
+        draw = lambda i: choice(options)  # noqa: E731
+    else:
+        draw = _DRAWERS[col["kind"]](col, rng)
+    rate = col.get("null_rate")
+    if not rate:
+        return draw
+    uniform = rng.random
+    return lambda i: None if uniform() < rate else draw(i)
+
+
+def _coerce(col: Mapping[str, Any], value: Any) -> Any:
+    """Give hand-written values their column's type (decimal text -> Decimal, etc.)."""
+    if value is None or isinstance(value, bool):
+        return value
+    if col["kind"] == "decimal" and isinstance(value, str | int | float):
+        return decimal.Decimal(str(value))
+    if col["kind"] == "int" and isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    return value
+
+
+def _typed(spec: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    columns = {c["name"]: c for c in spec["columns"]}
+    return {k: _coerce(columns[k], v) if k in columns else v for k, v in record.items()}
+
+
+def _place_anchors(rows: list[list[Any]], anchors: Sequence[Mapping[str, Any]]) -> None:
+    """Insert anchor records into ``rows`` at explicit or evenly spread positions."""
+    placed = [(a.get("at"), r) for a in anchors for r in a["records"]]
+    total = len(rows) + len(placed)
+    positions = [
+        at if at is not None else (k + 1) * total // (len(placed) + 1)
+        for k, (at, _) in enumerate(placed)
+    ]
+    order = sorted(range(len(placed)), key=lambda k: (positions[k], k))
+    for k in order:
+        rows.insert(min(positions[k], len(rows)), placed[k][1])
+
+
+def _sort_key(value: Any) -> tuple[int, Any]:
+    if isinstance(value, int | float | decimal.Decimal) and not isinstance(value, bool):
+        return (0, value)
+    return (1, "" if value is None else str(value))
+
+
+def tabular_rows(
+    spec: Mapping[str, Any], rng: random.Random, vocab: Callable[[str], list[Any]]
+) -> tuple[list[str], list[list[Any]]]:
+    """Build the header and rows of a declared tabular file: records, filler, anchors.
+
+    Rows are lists in header order (the hot path of million-row files creates no dicts).
+    """
+    header = list(spec["header"]) or (list(spec["records"][0]) if spec["records"] else [])
+
+    def in_order(record: Mapping[str, Any]) -> list[Any]:
+        typed = _typed(spec, record)
+        return [typed.get(k) for k in header]
+
+    rows = [in_order(r) for r in spec["records"]]
+    anchors = [
+        {"at": a["at"], "records": [in_order(r) for r in a["records"]]} for a in spec["anchors"]
+    ]
+    fixed = len(rows) + sum(len(a["records"]) for a in anchors)
+    filler = max(0, (spec["rows"] or fixed) - fixed)
+    if filler:
+        draws = [_drawer(c, rng, vocab) for c in spec["columns"]]
+        rows.extend([draw(i) for draw in draws] for i in range(filler))
+    _place_anchors(rows, anchors)
+    if spec["sort_by"]:
+        index = [header.index(k) for k in spec["sort_by"]]
+        rows.sort(key=lambda r: tuple(_sort_key(r[i]) for i in index))
+    return header, rows
+
+
+def cell_text(value: Any) -> str:
+    """Render one value as CSV text (None -> empty, booleans lower-case)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def json_text(value: Any, indent: int | None = 2, level: int = 0) -> str:
+    """Serialize like ``json.dumps`` but keep Decimal values as exact JSON numbers."""
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, Mapping):
+        items = [f"{json.dumps(str(k), ensure_ascii=False)}: " for k in value]
+        parts = [
+            k + json_text(v, indent, level + 1) for k, v in zip(items, value.values(), strict=True)
+        ]
+        return _join_json(parts, "{", "}", indent, level)
+    if isinstance(value, list | tuple):
+        parts = [json_text(v, indent, level + 1) for v in value]
+        return _join_json(parts, "[", "]", indent, level)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _join_json(parts: list[str], open_: str, close: str, indent: int | None, level: int) -> str:
+    if not parts:
+        return open_ + close
+    if indent is None:
+        return open_ + ", ".join(parts) + close
+    pad, inner = " " * (indent * level), " " * (indent * (level + 1))
+    return open_ + "\n" + ",\n".join(inner + p for p in parts) + "\n" + pad + close
+
+
+def write_csv(
+    path: Path,
+    header: Sequence[str],
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    carriage_returns: bool = True,
+) -> None:
+    """Write a CSV file (LF line endings, minimal quoting) with a fixed mode.
+
+    The csv module leaves a lone carriage return unquoted when the line terminator is LF,
+    which readers then take for a line break; rows holding one are written fully quoted.
+    Pass ``carriage_returns=False`` when no value can contain one (the fast path).
+    """
+    cells = ([cell_text(r.get(k)) for k in header] for r in rows)
+    write_csv_rows(path, header, cells, carriage_returns=carriage_returns)
+
+
+def write_csv_rows(
+    path: Path,
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    carriage_returns: bool = True,
+) -> None:
+    """Write CSV rows given as sequences in header order (see :func:`write_csv`).
+
+    Values are written as the csv module writes them: None as an empty field, numbers and
+    Decimals through ``str``; pass :func:`cell_text` output for lower-case booleans.
+    """
+    with open_output(path) as stream:
+        plain = csv.writer(stream, lineterminator="\n")
+        quoted = csv.writer(stream, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        if not carriage_returns:
+            plain.writerow(header)
+            plain.writerows(rows)
+            return
+        for row in itertools.chain([list(header)], rows):
+            cells = [cell_text(c) for c in row]
+            (quoted if any("\r" in c for c in cells) else plain).writerow(cells)
+
+
+def write_json(path: Path, value: Any) -> None:
+    """Write a JSON document (two-space indent, trailing newline) with a fixed mode."""
+    with open_output(path) as stream:
+        stream.write(json_text(value) + "\n")
+
+
+def write_jsonl(path: Path, rows: Iterable[Any]) -> None:
+    """Write one compact JSON value per line with a fixed mode."""
+    with open_output(path) as stream:
+        stream.writelines(json_text(r, indent=None) + "\n" for r in rows)
+
+
+def _may_hold_cr(spec: Mapping[str, Any]) -> bool:
+    """Whether any value of a declared file could contain a carriage return."""
+    fixed = [spec["header"], spec["records"], [a["records"] for a in spec["anchors"]]]
+    options = [c.get("choice", c.get("value", c.get("seq", ""))) for c in spec["columns"]]
+    vocabularies = any(c["kind"] == "vocab" for c in spec["columns"])
+    return vocabularies or "\\r" in json.dumps([fixed, options])
+
+
+def _may_hold_bool(spec: Mapping[str, Any]) -> bool:
+    """Whether any value of a declared file could be a boolean (written lower-case)."""
+    options = [c.get("choice", [c.get("value")]) for c in spec["columns"]]
+    fixed = [*spec["records"], *(r for a in spec["anchors"] for r in a["records"])]
+    values = [v for o in options for v in o] + [v for r in fixed for v in r.values()]
+    return any(isinstance(v, bool) for v in values)
+
+
+def write_tabular(
+    path: Path, spec: Mapping[str, Any], header: list[str], rows: list[list[Any]]
+) -> None:
+    """Write ``rows`` (lists in ``header`` order) in the format of ``spec``."""
+    if spec["format"] == "csv":
+        cells = ([cell_text(c) for c in r] for r in rows) if _may_hold_bool(spec) else rows
+        write_csv_rows(path, header, cells, carriage_returns=_may_hold_cr(spec))
+        return
+    numbers = {c["name"] for c in spec["columns"] if c["kind"] == "decimal"}
+    records = [
+        {
+            k: decimal.Decimal(v) if k in numbers and isinstance(v, str) else v
+            for k, v in zip(header, r, strict=True)
+        }
+        for r in rows
+    ]
+    if spec["format"] == "jsonl":
+        write_jsonl(path, records)
+    else:
+        write_json(path, {spec["wrap"]: records} if spec["wrap"] else records)
+
+
+@dataclass
+class SeedContext:
+    """What an authored fixture generator receives.
+
+    Attributes:
+        out: Root folder of the fixture being written.
+        path: The declared path of this generator's entry (relative to ``out``).
+        fixture: ``"main"`` or ``"edge"``.
+        stage: The stage number being materialized (1-based).
+        rng: This entry's own seeded stream, ``random.Random(f"{seed}/{path}")``.
+        seed: The task seed, ``20260831 + id``.
+        task_dir: The task folder (for reading committed data files).
+    """
+
+    out: Path
+    path: str
+    fixture: str
+    stage: int
+    rng: random.Random
+    seed: int
+    task_dir: Path
+    anchors: Mapping[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def anchor(self, name: str) -> list[dict[str, Any]]:
+        """Return the records of the anchor ``name`` (copies; safe to modify)."""
+        records: list[dict[str, Any]] = json.loads(json.dumps(self.anchors[name]))
+        return records
+
+    def vocab(self, name: str) -> list[Any]:
+        """Return the frozen vocabulary ``vocab/<name>.json``."""
+        return load_vocab(self.task_dir, name)
+
+    def stream(self, name: str) -> random.Random:
+        """A named stream, ``random.Random(f"{seed}/{name}")``, for state several generators
+        share (each generator entry otherwise draws from its own ``rng``)."""
+        return random.Random(f"{self.seed}/{name}")
+
+    def target(self, rel: str = "") -> Path:
+        """Return the absolute path of ``rel`` (default: this entry's path) inside ``out``."""
+        return self.out / (rel or self.path)
+
+    def open_text(self, rel: str = "") -> contextlib.AbstractContextManager[IO[str]]:
+        """Open a text file for writing (UTF-8, ``newline=""``; gzip when it ends in .gz)."""
+        return open_output(self.target(rel))
+
+    def open_binary(self, rel: str = "") -> contextlib.AbstractContextManager[IO[bytes]]:
+        """Open a binary file for writing (gzip when it ends in .gz)."""
+        return open_output(self.target(rel), binary=True)
+
+    def write_text(self, rel: str, text: str) -> None:
+        """Write a whole text file."""
+        with self.open_text(rel) as stream:
+            stream.write(text)
+
+    def write_bytes(self, rel: str, data: bytes) -> None:
+        """Write a whole binary file."""
+        with self.open_binary(rel) as stream:
+            stream.write(data)
+
+    def write_csv(self, rel: str, header: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> None:
+        """Write a CSV file (see :func:`write_csv`)."""
+        write_csv(self.target(rel), header, rows)
+
+    def write_json(self, rel: str, value: Any) -> None:
+        """Write a JSON file (see :func:`write_json`)."""
+        write_json(self.target(rel), value)
+
+    def write_jsonl(self, rel: str, rows: Iterable[Any]) -> None:
+        """Write a JSON Lines file (see :func:`write_jsonl`)."""
+        write_jsonl(self.target(rel), rows)
+
+
+_VOCAB_CACHE: dict[tuple[str, str], list[Any]] = {}
+
+
+def load_vocab(task_dir: Path, name: str) -> list[Any]:
+    """Return the values of the committed vocabulary ``vocab/<name>.json``."""
+    key = (str(task_dir), name)
+    if key not in _VOCAB_CACHE:
+        path = task_dir / "vocab" / f"{name}.json"
+        _VOCAB_CACHE[key] = json.loads(path.read_text(encoding="utf-8"))["values"]
+    return _VOCAB_CACHE[key]
+
+
+def _load_generators(task_dir: Path, names: Iterable[str]) -> dict[str, Callable[..., Any]]:
+    wanted = sorted(set(names))
+    if not wanted:
+        return {}
+    sys.path.insert(0, str(task_dir))
+    try:
+        import fixtures  # type: ignore[import-not-found]  # the task's authored module
+    finally:
+        sys.path.remove(str(task_dir))
+    return {name: getattr(fixtures, name) for name in wanted}
+
+
+def _verify_writes(out: Path, entry: Mapping[str, Any]) -> None:
+    """Fail loudly when a generator did not write every path its entry declares."""
+    missing = [p for p in entry.get("writes", []) if not (out / p.rstrip("/")).exists()]
+    if missing:
+        raise RuntimeError(f"generator {entry['generator']!r} did not write {', '.join(missing)}")
+
+
+def seed_fixture(
+    task: Mapping[str, Any],
+    task_dir: Path,
+    out: Path,
+    *,
+    fixture: str = "main",
+    stage: int = 1,
+    only_stage: bool = False,
+) -> None:
+    """Write a fixture described by the seed data ``task`` (embedded in seed.py) into ``out``.
+
+    Args:
+        task: Seed data: ``seed``, ``stages``, ``files``, ``edge_files``, ``anchors``.
+        task_dir: The task folder (vocabularies, fixtures.py).
+        out: Destination folder (created if missing).
+        fixture: ``"main"`` or ``"edge"``.
+        stage: Write the main fixture as of this 1-based stage (files of later stages are
+            left out). Ignored for the edge fixture.
+        only_stage: Write only the files the stage ``stage`` introduces.
+    """
+    entries = task["edge_files"] if fixture == "edge" else task["files"]
+    stages = list(task["stages"])
+    if fixture == "main":
+        numbered = [(stages.index(e["stage"]) + 1, e) for e in entries]
+        entries = [e for n, e in numbered if (n == stage if only_stage else n <= stage)]
+    generators = _load_generators(task_dir, [e["generator"] for e in entries if e["generator"]])
+    out.mkdir(parents=True, exist_ok=True)
+    for entry in entries:
+        rng = random.Random(f"{task['seed']}/{entry['path']}")
+        if entry["generator"]:
+            context = SeedContext(
+                out, entry["path"], fixture, stage, rng, task["seed"], task_dir, task["anchors"]
+            )
+            generators[entry["generator"]](context)
+            _verify_writes(out, entry)
+        else:
+            header, rows = tabular_rows(entry, rng, lambda name: load_vocab(task_dir, name))
+            write_tabular(out / entry["path"], entry, header, rows)
+    fix_modes(out)
+
+
+def seed_main(task: Mapping[str, Any], task_dir: Path, argv: Sequence[str] | None = None) -> int:
+    """The command line of a generated seed.py."""
+    parser = argparse.ArgumentParser(description=f"Write the fixture of task {task['id']}.")
+    parser.add_argument("--out", required=True, type=Path, help="destination folder")
+    parser.add_argument("--fixture", choices=("main", "edge"), default="main")
+    parser.add_argument(
+        "--stage", default="1", help="1-based stage number, or 'final' (default: 1)"
+    )
+    parser.add_argument(
+        "--only", action="store_true", help="write only the files that --stage introduces"
+    )
+    args = parser.parse_args(argv)
+    count = len(task["stages"])
+    stage = count if args.stage == "final" else int(args.stage)
+    if not 1 <= stage <= count:
+        parser.error(f"--stage must be between 1 and {count} or 'final'")
+    seed_fixture(task, task_dir, args.out, fixture=args.fixture, stage=stage, only_stage=args.only)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# layout
+# ---------------------------------------------------------------------------------------------
+
+PRIVATE_NAMES = (
+    "task.toml",
+    "judge.py",
+    "seed.py",
+    "fixtures.py",
+    "reference",
+    "witnesses",
+    "edge",
+    "benchsmith.lock",
+    "scenario.json",
+)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a task's static files are and how its workspace is shaped.
+
+    Attributes:
+        task_dir: The task folder.
+        stages: Stage ids in order.
+        editable: Workspace paths a solution may write.
+        edge_include_visible: Whether the edge fixture starts from visible/.
+    """
+
+    task_dir: Path
+    stages: tuple[str, ...]
+    editable: tuple[str, ...]
+    edge_include_visible: bool = True
+
+    @classmethod
+    def from_task(cls, task_dir: Path, task: Mapping[str, Any]) -> Layout:
+        """Build a layout from a judge's embedded task data."""
+        return cls(
+            task_dir=task_dir,
+            stages=tuple(task["stages"]),
+            editable=tuple(task["editable"]),
+            edge_include_visible=task.get("edge_include_visible", True),
+        )
+
+    def stage_number(self, stage: int | None) -> int:
+        """Clamp ``stage`` (``None`` = final) to a valid 1-based stage number."""
+        return len(self.stages) if stage is None else max(1, min(stage, len(self.stages)))
+
+    def static_dirs(self, fixture: str, stage: int) -> list[Path]:
+        """Static folders copied over the seeded files, in order."""
+        visible = self.task_dir / "visible"
+        if fixture == "edge":
+            dirs = [visible] if self.edge_include_visible else []
+            return [*dirs, self.task_dir / "edge"]
+        later = [self.task_dir / "stages" / s for s in self.stages[1:stage]]
+        return [visible, *later]
+
+    def is_editable(self, rel: str) -> bool:
+        """Whether the workspace-relative path ``rel`` lies inside an editable path."""
+        for path in self.editable:
+            base = path.rstrip("/")
+            if rel == base or rel.startswith(base + "/"):
+                return True
+        return False
+
+    def holds_editable(self, rel: str) -> bool:
+        """Whether folder ``rel`` contains an editable path (so it must stay writable)."""
+        return any(p.rstrip("/").startswith(rel + "/") for p in self.editable)
+
+
+def run_seed(
+    layout: Layout,
+    dest: Path,
+    *,
+    fixture: str,
+    stage: int,
+    python: str = sys.executable,
+    only: bool = False,
+) -> None:
+    """Run the task's seed.py into ``dest``; raise RuntimeError with its stderr on failure.
+
+    seed.py gets :data:`SEED_TIMEOUT` seconds: a hanging generator fails instead of hanging.
+    """
+    argv = [python, "seed.py", "--out", str(dest), "--fixture", fixture, "--stage", str(stage)]
+    argv += ["--only"] if only else []
+    try:
+        done = subprocess.run(
+            argv, cwd=layout.task_dir, capture_output=True, text=True, check=False,
+            env=clean_env(), timeout=SEED_TIMEOUT,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"seed.py did not finish within {SEED_TIMEOUT:.0f} s") from None
+    if done.returncode != 0:
+        raise RuntimeError(f"seed.py failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+
+
+def materialize(
+    layout: Layout,
+    dest: Path,
+    *,
+    fixture: str = "main",
+    stage: int | None = None,
+    python: str = sys.executable,
+) -> Path:
+    """Write a complete fixture: seed.py output, then visible/, stages/ or edge/ files.
+
+    Args:
+        layout: The task's layout.
+        dest: Destination folder (created).
+        fixture: ``"main"`` or ``"edge"``.
+        stage: Main fixture as of this stage (``None``: final, with every stage's files).
+        python: Interpreter that runs seed.py.
+
+    Returns:
+        ``dest``.
+    """
+    number = layout.stage_number(stage)
+    run_seed(layout, dest, fixture=fixture, stage=number, python=python)
+    for folder in layout.static_dirs(fixture, number):
+        if folder.is_dir():
+            copy_tree(folder, dest)
+    fix_modes(dest)
+    return dest
+
+
+def inject_stage(layout: Layout, workspace: Path, stage: int, python: str = sys.executable) -> None:
+    """Add the files stage ``stage`` introduces (seeded and static) to a live workspace."""
+    with tempfile.TemporaryDirectory(prefix="benchlib-stage-") as tmp:
+        delta = Path(tmp)
+        run_seed(layout, delta, fixture="main", stage=stage, python=python, only=True)
+        static = layout.task_dir / "stages" / layout.stages[stage - 1]
+        if stage > 1 and static.is_dir():
+            copy_tree(static, delta)
+        fix_modes(delta)
+        for folder, dirs, files in os.walk(delta):
+            dirs.sort()
+            for name in sorted(files):
+                rel = Path(folder, name).relative_to(delta)
+                target = workspace / rel
+                _unlock_ancestors(target, workspace)
+                copy_path(Path(folder, name), target)
+    protect_inputs(layout, workspace)
+
+
+def _unlock_ancestors(target: Path, workspace: Path) -> None:
+    """Give the owner write access to every existing folder between ``target`` and the root,
+    so a new file (or folder) can be created below read-only inputs without root rights."""
+    for folder in reversed(target.parents):
+        if folder.is_relative_to(workspace) and folder.is_dir() and not folder.is_symlink():
+            folder.chmod(folder.stat().st_mode | 0o700)
+
+
+def protect_inputs(layout: Layout, workspace: Path) -> None:
+    """Make everything outside the editable paths read-only (the root stays writable)."""
+    for folder, dirs, files in os.walk(workspace, topdown=False):
+        rel_dir = Path(folder).relative_to(workspace).as_posix()
+        rel_dir = "" if rel_dir == "." else rel_dir
+        for name in files:
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            path = Path(folder, name)
+            if not layout.is_editable(rel) and not path.is_symlink():
+                path.chmod(READ_ONLY_FILE)
+        if rel_dir and not layout.is_editable(rel_dir) and not layout.holds_editable(rel_dir):
+            Path(folder).chmod(READ_ONLY_DIR)
+        dirs.sort()
+
+
+def make_workspace(
+    layout: Layout, dest: Path, *, stage: int | None = 1, python: str = sys.executable
+) -> Path:
+    """Materialize the workspace an agent receives at ``stage`` (``None``: final).
+
+    The workspace holds the seeded files, visible/, the files of stages up to ``stage`` and
+    TASK.md; inputs are read-only and the editable paths exist and are writable. Nothing
+    private (judge, reference, witnesses, edge fixture, task.toml) is copied.
+    """
+    materialize(layout, dest, fixture="main", stage=stage, python=python)
+    shutil.copy2(layout.task_dir / "TASK.md", dest / "TASK.md")
+    for path in layout.editable:
+        target = dest / path.rstrip("/")
+        if path.endswith("/"):
+            target.mkdir(parents=True, exist_ok=True)
+    fix_modes(dest)
+    protect_inputs(layout, dest)
+    return dest
+
+
+def overlay(
+    src_root: Path, dest_root: Path, paths: Iterable[str], skipped: list[str] | None = None
+) -> list[str]:
+    """Copy each editable ``paths`` entry that exists under ``src_root`` over ``dest_root``.
+
+    Only regular files, folders and symlinks that stay inside ``dest_root`` are copied: a
+    FIFO, socket or device, or a link leading out of the tree (which would let a candidate
+    command reach the caller's files), is left out and named in ``skipped``.
+
+    Returns:
+        The paths copied. ``src_root`` is only read.
+    """
+    copied = []
+    for rel in paths:
+        name = rel.rstrip("/")
+        src = src_root / name
+        if src.exists() or src.is_symlink():
+            target = dest_root / name
+            if target.parent.exists():
+                target.parent.chmod(target.parent.stat().st_mode | 0o700)
+            remove_path(target)
+            ensure_parent(target)
+            _safe_copy(src, target, dest_root, name, skipped if skipped is not None else [])
+            copied.append(rel)
+    return copied
+
+
+def candidate_paths(editable: Iterable[str], outputs: Iterable[str]) -> list[str]:
+    """The editable paths a judge copies from a workspace: those holding no declared output.
+
+    Outputs must be produced by the commands under judgement, so folders that hold outputs
+    (``output/``, a state folder) start as the pristine fixture has them.
+    """
+    declared = [o.rstrip("/") for o in outputs]
+    return [
+        p
+        for p in editable
+        if not any(o == p.rstrip("/") or o.startswith(p.rstrip("/") + "/") for o in declared)
+    ]
+
+
+def reset_outputs(root: Path, pristine: Path, outputs: Iterable[str]) -> None:
+    """Put every declared output back as the pristine fixture has it (or remove it)."""
+    for rel in outputs:
+        name = rel.rstrip("/")
+        if (pristine / name).exists():
+            copy_path(pristine / name, root / name)
+        elif (root / name).exists() or (root / name).is_symlink():
+            remove_path(root / name)
+
+
+def _link_stays_inside(link: Path, root: Path) -> bool:
+    """Whether the symlink ``link`` (placed under ``root``) points inside ``root``, lexically."""
+    target = link.readlink()
+    if target.is_absolute():
+        return False
+    resolved = Path(os.path.normpath(link.parent.absolute() / target))
+    return resolved.is_relative_to(root.absolute())
+
+
+def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) -> None:
+    """Copy ``src`` to ``dest`` (recursively), skipping special files and escaping links."""
+    try:
+        if src.is_symlink():
+            dest.symlink_to(src.readlink())
+            if not _link_stays_inside(dest, root):
+                dest.unlink()
+                skipped.append(f"{rel} (a symlink leading outside the workspace)")
+        elif src.is_dir():
+            dest.mkdir()
+            for child in sorted(src.iterdir()):
+                _safe_copy(child, dest / child.name, root, f"{rel}/{child.name}", skipped)
+            shutil.copymode(src, dest)
+            dest.chmod(dest.stat().st_mode | 0o700)
+        elif src.is_file():
+            shutil.copy2(src, dest, follow_symlinks=False)
+        else:
+            skipped.append(f"{rel} (not a regular file, folder or symlink)")
+    except OSError as exc:  # unreadable entries are the candidate's problem, not the judge's
+        skipped.append(f"{rel} (unreadable: {exc.strerror or exc})")
+
+
+# ---------------------------------------------------------------------------------------------
+# process
+# ---------------------------------------------------------------------------------------------
+
+PYTHON_NAMES = ("python", "python3", "python3.12")
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for seed and candidate processes: inherited, minus Python overrides."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env.update({"PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"})
+    env.update(extra or {})
+    return env
+
+
+def resolve_argv(argv: Sequence[str], python: str) -> list[str]:
+    """Replace a leading ``python`` with the interpreter the judge was asked to use."""
+    argv = list(argv)
+    if argv and argv[0] in PYTHON_NAMES:
+        argv[0] = python
+    return argv
+
+
+@dataclass
+class CommandResult:
+    """What one candidate command did.
+
+    Attributes:
+        argv: The command as run.
+        returncode: Exit status (negative: killed by that signal; ``None``: did not start).
+        timed_out: Whether the judge killed it at its timeout.
+        stdout: The first 64 KiB of standard output (decoded with replacement).
+        stderr: The first 64 KiB of standard error.
+        stdout_path: File holding the complete standard output (deleted with the run).
+        error: Why the command could not start, if it did not.
+    """
+
+    argv: list[str]
+    returncode: int | None
+    timed_out: bool
+    stdout: str
+    stderr: str
+    stdout_path: Path | None = None
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether it ran to completion with exit status 0."""
+        return self.returncode == 0 and not self.timed_out
+
+    def describe(self) -> str:
+        """One line for notes: how the command ended."""
+        if self.error:
+            return (
+                self.error if self.error.startswith("not run") else f"could not start: {self.error}"
+            )
+        if self.timed_out:
+            return "timed out"
+        tail = self.stderr.strip().splitlines()[-1:] if self.returncode else []
+        return f"exit status {self.returncode}" + (f": {tail[0]}" if tail else "")
+
+
+def _head(path: Path, limit: int = CAPTURE_LIMIT) -> str:
+    with open(path, "rb") as stream:
+        return stream.read(limit).decode("utf-8", errors="replace")
+
+
+def kill_group(process: subprocess.Popen[Any]) -> None:
+    """Kill the process group of ``process`` (the command and every child it left)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+RUN_TOKEN_VARIABLE = "BENCHLIB_RUN_TOKEN"
+_TOKENS = itertools.count(1)
+
+
+def run_token() -> str:
+    """A token unique to one candidate process tree (pid, counter and a monotonic clock)."""
+    return f"{os.getpid()}-{next(_TOKENS)}-{time.monotonic_ns()}"
+
+
+def sweep(token: str, group: int | None = None) -> list[int]:
+    """Kill every live process of ``group`` or whose environment carries ``token``.
+
+    A child that left its process group (``setsid``, a daemonizing double fork) escapes
+    :func:`kill_group` but still inherits the environment the judge gave the command, so the
+    token finds it (Linux ``/proc``; elsewhere only the group is killed). Returns once every
+    process found is dead (or after two seconds), so nothing writes to a fixture after the
+    judge starts reading it. Returns the pids killed.
+    """
+    needle = f"{RUN_TOKEN_VARIABLE}={token}".encode()
+    killed: list[int] = []
+    for _ in range(3):  # a process may fork while it is being swept
+        found = [p for p in _proc_pids() if p not in killed and _swept(p, needle, group)]
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        killed.extend(found)
+        if not found:
+            break
+        _await_death(found, time.monotonic() + 2.0)
+    return killed
+
+
+def _swept(pid: int, needle: bytes, group: int | None) -> bool:
+    fields = _stat_fields(pid)
+    if not fields or fields[0] in (b"Z", b"X"):
+        return False
+    in_group = group is not None and len(fields) > 2 and fields[2] == str(group).encode()
+    return in_group or needle in _environ_entries(pid)
+
+
+def _stat_fields(pid: int) -> list[bytes]:
+    """The fields of ``/proc/PID/stat`` after the command name (state, ppid, pgrp, ...)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            return stream.read().rsplit(b")", 1)[-1].split()
+    except OSError:
+        return []
+
+
+def _await_death(pids: Sequence[int], deadline: float) -> None:
+    """Wait until every pid is gone or a zombie (SIGKILL is delivered asynchronously)."""
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _alive(pid: int) -> bool:
+    state = _stat_fields(pid)[:1]
+    return bool(state) and state not in ([b"Z"], [b"X"])
+
+
+def _proc_pids() -> list[int]:
+    try:
+        names = [entry.name for entry in Path("/proc").iterdir()]
+    except OSError:
+        return []
+    mine = os.getpid()
+    return sorted(int(n) for n in names if n.isdigit() and int(n) != mine)
+
+
+def _environ_entries(pid: int) -> list[bytes]:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as stream:
+            return stream.read().split(b"\0")
+    except OSError:
+        return []
+
+
+def _scratch_file(scratch: Path, prefix: str) -> Path:
+    """A new empty file under ``scratch`` (its descriptor closed at once)."""
+    handle, name = tempfile.mkstemp(prefix=prefix, dir=scratch)
+    os.close(handle)
+    return Path(name)
+
+
+def run_command(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    timeout: float,
+    scratch: Path,
+    stdin: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> CommandResult:
+    """Run a candidate command in its own process group; never raises for its failures.
+
+    Output goes to files under ``scratch`` (so a flood cannot exhaust memory); after the
+    command ends or times out the whole group is killed, so no child outlives it.
+    """
+    scratch.mkdir(parents=True, exist_ok=True)
+    out_path, err_path = _scratch_file(scratch, "stdout-"), _scratch_file(scratch, "stderr-")
+    token = run_token()
+    variables = dict(env) if env is not None else clean_env()
+    variables[RUN_TOKEN_VARIABLE] = token
+    timed_out = False
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        try:
+            source = open(stdin, "rb") if stdin else subprocess.DEVNULL  # noqa: SIM115
+        except OSError as exc:
+            return CommandResult(list(argv), None, False, "", "", out_path, f"stdin: {exc}")
+        try:
+            process = subprocess.Popen(
+                list(argv), cwd=cwd, stdin=source, stdout=out, stderr=err,
+                env=variables, start_new_session=True,
+            )  # fmt: skip
+        except OSError as exc:
+            return CommandResult(list(argv), None, False, "", "", out_path, str(exc))
+        finally:
+            if stdin:
+                source.close()  # type: ignore[union-attr]
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        kill_group(process)
+        process.wait()
+        sweep(token, group=process.pid)
+    code = None if timed_out else process.returncode
+    return CommandResult(list(argv), code, timed_out, _head(out_path), _head(err_path), out_path)
+
+
+@dataclass
+class ServiceHandle:
+    """A running loopback service.
+
+    Attributes:
+        process: The server process (its own process group).
+        port: The port it announced with ``LISTENING <port>``.
+    """
+
+    process: subprocess.Popen[bytes]
+    port: int
+
+    @property
+    def url(self) -> str:
+        """Base URL of the service."""
+        return f"http://127.0.0.1:{self.port}"
+
+
+_LISTENING = re.compile(rb"^LISTENING (\d{1,5})\r?\n", re.MULTILINE)
+
+
+def _await_listening(process: subprocess.Popen[bytes], deadline: float) -> int:
+    """Read the service's stdout until a complete ``LISTENING <port>`` line arrives."""
+    assert process.stdout is not None
+    buffer = b""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stdout], [], [], 0.05)
+        if not ready:
+            if process.poll() is not None:
+                break
+            continue
+        chunk = os.read(process.stdout.fileno(), 4096)
+        if not chunk:
+            break
+        buffer = (buffer + chunk)[-CAPTURE_LIMIT:]
+        match = _LISTENING.search(buffer)
+        if match and 0 < int(match.group(1)) < 65536:
+            return int(match.group(1))
+    with contextlib.suppress(subprocess.TimeoutExpired):  # EOF: it is most likely exiting
+        process.wait(timeout=1.0)
+    code = process.poll()
+    state = "still running" if code is None else f"exited with status {code}"
+    raise RuntimeError(f"service did not print 'LISTENING <port>' in time ({state})")
+
+
+def _drain(stream: IO[bytes]) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        while stream.read(65536):
+            pass
+
+
+@contextlib.contextmanager
+def start_service(
+    argv: Sequence[str], *, cwd: Path, timeout: float = 15.0, env: Mapping[str, str] | None = None
+) -> Iterator[ServiceHandle]:
+    """Start a server with ``--port 0``, wait for its ``LISTENING <port>`` line, yield it.
+
+    The service's process group is always killed on exit, whatever happened.
+    """
+    token = run_token()
+    variables = dict(env) if env is not None else clean_env()
+    variables[RUN_TOKEN_VARIABLE] = token
+    process = subprocess.Popen(
+        [*argv, "--port", "0"], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, env=variables, start_new_session=True,
+    )  # fmt: skip
+    try:
+        port = _await_listening(process, time.monotonic() + timeout)
+        assert process.stdout is not None
+        threading.Thread(target=_drain, args=(process.stdout,), daemon=True).start()
+        yield ServiceHandle(process, port)
+    finally:
+        kill_group(process)
+        process.wait()
+        sweep(token, group=process.pid)
+        if process.stdout is not None:
+            with contextlib.suppress(OSError):
+                process.stdout.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# reading
+# ---------------------------------------------------------------------------------------------
+
+
+class CheckFailed(Exception):
+    """Raised by a check (or a reader) to fail it with a message for the notes."""
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Files:
+    """Defensive readers rooted at one folder: every problem is a :class:`CheckFailed`."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def path(self, rel: str) -> Path:
+        """Return the path of ``rel``; fail for symlinks and paths escaping the root."""
+        path = self.root / rel
+        if ".." in Path(rel).parts or Path(rel).is_absolute():
+            raise CheckFailed(f"{rel}: path escapes the fixture")
+        if path.is_symlink():
+            raise CheckFailed(f"{rel}: is a symlink; a regular file was expected")
+        if not path.resolve().is_relative_to(self.root.resolve()):
+            raise CheckFailed(f"{rel}: a symlinked folder leads outside the fixture")
+        return path
+
+    def exists(self, rel: str) -> bool:
+        """Whether ``rel`` exists (as anything)."""
+        return (self.root / rel).exists() or (self.root / rel).is_symlink()
+
+    def bytes(self, rel: str) -> bytes:
+        """Return the content of the regular file ``rel`` (at most 256 MiB)."""
+        path = self.path(rel)
+        if not path.exists():
+            raise CheckFailed(f"{rel}: missing")
+        if not path.is_file():
+            raise CheckFailed(f"{rel}: not a regular file")
+        if path.stat().st_size > READ_LIMIT:
+            raise CheckFailed(f"{rel}: larger than {READ_LIMIT} bytes")
+        data = path.read_bytes()
+        return gzip.decompress(data) if rel.endswith(".gz") and data[:2] == b"\x1f\x8b" else data
+
+    def text(self, rel: str) -> str:
+        """Return ``rel`` decoded as UTF-8 (a BOM is dropped)."""
+        try:
+            return self.bytes(rel).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise CheckFailed(f"{rel}: not valid UTF-8 (byte {exc.start})") from None
+
+    def csv_rows(self, rel: str) -> list[list[str]]:
+        """Return every row of a CSV file, header included; ragged rows fail."""
+        try:
+            rows = list(csv.reader(io.StringIO(self.text(rel), newline="")))
+        except csv.Error as exc:
+            raise CheckFailed(f"{rel}: not valid CSV ({exc})") from None
+        if not rows or not any(rows[0]):
+            raise CheckFailed(f"{rel}: no header row")
+        for number, row in enumerate(rows[1:], start=2):
+            if len(row) != len(rows[0]):
+                raise CheckFailed(
+                    f"{rel}: row {number} has {len(row)} fields, header has {len(rows[0])}"
+                )
+        return rows
+
+    def csv(self, rel: str) -> list[dict[str, str]]:
+        """Return the data rows of a CSV file as dicts keyed by the header."""
+        rows = self.csv_rows(rel)
+        return [dict(zip(rows[0], row, strict=True)) for row in rows[1:]]
+
+    def header(self, rel: str) -> list[str]:
+        """Return the header row of a CSV file."""
+        return self.csv_rows(rel)[0]
+
+    def json(self, rel: str) -> Any:
+        """Return a parsed JSON file (numbers with a fraction parse as Decimal)."""
+        try:
+            return json.loads(self.text(rel), parse_float=decimal.Decimal)
+        except (ValueError, RecursionError) as exc:
+            raise CheckFailed(f"{rel}: not valid JSON ({exc})") from None
+
+    def jsonl(self, rel: str) -> list[Any]:
+        """Return the values of a JSON Lines file (blank lines are skipped)."""
+        values = []
+        for number, line in enumerate(self.text(rel).splitlines(), start=1):
+            if line.strip():
+                try:
+                    values.append(json.loads(line, parse_float=decimal.Decimal))
+                except ValueError as exc:
+                    raise CheckFailed(f"{rel}: line {number} is not JSON ({exc})") from None
+        return values
+
+    def records(self, rel: str) -> list[Any]:
+        """Return the rows of a CSV, JSON Lines or JSON-array output."""
+        name = rel.removesuffix(".gz")
+        if name.endswith(".csv"):
+            return self.csv(rel)
+        if name.endswith(".jsonl"):
+            return self.jsonl(rel)
+        value = self.json(rel)
+        if not isinstance(value, list):
+            raise CheckFailed(f"{rel}: expected a JSON array of records")
+        return value
+
+    def sqlite(self, rel: str) -> sqlite3.Connection:
+        """Open a SQLite database read-only (fails when it is not one)."""
+        path = self.path(rel)
+        if not path.is_file():
+            raise CheckFailed(f"{rel}: missing")
+        try:
+            connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            connection.execute("PRAGMA schema_version").fetchone()
+        except sqlite3.Error as exc:
+            raise CheckFailed(f"{rel}: not a SQLite database ({exc})") from None
+        return connection
+
+
+def _discard(_: object) -> None:
+    """Parsing succeeded; the parsed value itself is not needed."""
+
+
+def _parse_text(files: Files, rel: str) -> None:
+    files.text(rel)
+
+
+def _parse_mbox(files: Files, rel: str) -> None:
+    text = files.text(rel)
+    if text and not text.startswith("From "):
+        raise CheckFailed(f"{rel}: an mbox file starts with a 'From ' line")
+
+
+def _parse_ics(files: Files, rel: str) -> None:
+    text = files.text(rel)
+    if "BEGIN:VCALENDAR" not in text or "END:VCALENDAR" not in text:
+        raise CheckFailed(f"{rel}: not an iCalendar file (no VCALENDAR)")
+
+
+def _parse_directory(files: Files, rel: str) -> None:
+    if not files.path(rel.rstrip("/")).is_dir():
+        raise CheckFailed(f"{rel}: missing or not a folder")
+
+
+def _parse_binary(files: Files, rel: str) -> None:
+    files.bytes(rel)
+
+
+def _parse_sqlite(files: Files, rel: str) -> None:
+    files.sqlite(rel).close()
+
+
+PARSERS: dict[str, Callable[[Files, str], None]] = {
+    "csv": lambda f, rel: _discard(f.csv_rows(rel)),
+    "json": lambda f, rel: _discard(f.json(rel)),
+    "jsonl": lambda f, rel: _discard(f.jsonl(rel)),
+    "text": _parse_text,
+    "markdown": _parse_text,
+    "html": _parse_text,
+    "ics": _parse_ics,
+    "mbox": _parse_mbox,
+    "sqlite": _parse_sqlite,
+    "directory": _parse_directory,
+    "binary": _parse_binary,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# judging
+# ---------------------------------------------------------------------------------------------
+
+_ASSERTIONS = [0]
+
+
+def expect(condition: object, message: str) -> None:
+    """Assert inside a check: fail the check with ``message`` when ``condition`` is false."""
+    _ASSERTIONS[0] += 1
+    if not condition:
+        raise CheckFailed(message)
+
+
+def expect_equal(actual: Any, expected: Any, what: str) -> None:
+    """Assert ``actual == expected``; the note points at the first difference."""
+    expect(actual == expected, f"{what}: {difference(actual, expected)}")
+
+
+def difference(actual: Any, expected: Any) -> str:
+    """Describe the first difference between two values (dicts and lists are walked)."""
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        for key in sorted(set(expected) | set(actual), key=str):
+            if key not in actual:
+                return f"missing {key!r} (expected {_short(expected[key])})"
+            if key not in expected:
+                return f"unexpected {key!r} = {_short(actual[key])}"
+            if actual[key] != expected[key]:
+                return f"at {key!r}: " + difference(actual[key], expected[key])
+    if isinstance(actual, list) and isinstance(expected, list):
+        for index, (left, right) in enumerate(zip(actual, expected, strict=False)):
+            if left != right:
+                return f"at [{index}]: " + difference(left, right)
+        if len(actual) != len(expected):
+            return f"expected {len(expected)} items, got {len(actual)}"
+    return f"expected {_short(expected)}, got {_short(actual)}"
+
+
+def as_decimal(value: Any) -> decimal.Decimal | None:
+    """Parse a number or numeric text as Decimal (``None`` when it is not one)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        number = decimal.Decimal(str(value).strip())
+    except decimal.InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
+def same_value(actual: Any, expected: Any, *, numeric: bool = False) -> bool:
+    """Compare a candidate value with an expected one.
+
+    Numbers compare numerically (also against numeric CSV text); with ``numeric`` both sides
+    are compared as Decimal whatever their types; everything else compares exactly.
+    """
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return str(actual).lower() == str(expected).lower()
+    if numeric or isinstance(expected, int | float | decimal.Decimal):
+        left, right = as_decimal(actual), as_decimal(expected)
+        return left is not None and left == right
+    return bool(actual == expected)
+
+
+def value_at(document: Any, dotted: str) -> Any:
+    """Follow a dotted path (``a.b.0``; ``\\.`` is a literal dot) into parsed JSON."""
+    node = document
+    for raw in re.split(r"(?<!\\)\.", dotted) if dotted else []:
+        key = raw.replace("\\.", ".")
+        if (
+            isinstance(node, list)
+            and key.lstrip("-").isdigit()
+            and -len(node) <= int(key) < len(node)
+        ):
+            node = node[int(key)]
+        elif isinstance(node, dict) and key in node:
+            node = node[key]
+        else:
+            raise CheckFailed(f"path {dotted!r}: no {key!r} in the output")
+    return node
+
+
+def _has_path(document: Any, dotted: str) -> bool:
+    try:
+        value_at(document, dotted)
+    except CheckFailed:
+        return False
+    return True
+
+
+def _matches(row: Any, where: Mapping[str, Any]) -> bool:
+    return isinstance(row, dict) and all(
+        k in row and same_value(row[k], v) for k, v in where.items()
+    )
+
+
+def _select_rows(run: Run, spec: Mapping[str, Any]) -> list[Any]:
+    rel = spec["file"]
+    if "path" in spec:
+        rows = value_at(run.files.json(rel), spec["path"])
+        if not isinstance(rows, list):
+            raise CheckFailed(f"{rel}: {spec['path']} is not a list of records")
+    else:
+        rows = run.files.records(rel)
+    where = spec.get("where", {})
+    return [r for r in rows if _matches(r, where)]
+
+
+def _describe_where(spec: Mapping[str, Any]) -> str:
+    where = ", ".join(f"{k}={v!r}" for k, v in spec.get("where", {}).items())
+    return f"{spec['file']} rows where {where}" if where else f"{spec['file']} rows"
+
+
+def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
+    """Evaluate one declared expectation (from task.toml) against a fixture run."""
+    numeric = bool(spec.get("decimal"))
+    if "exit_code" in spec:
+        code = run.last.returncode if run.results else None
+        expect_equal(code, spec["exit_code"], "exit status of the last command")
+        return
+    rel = spec["file"]
+    if "contains" in spec or "not_contains" in spec:
+        text = run.files.text(rel)
+        for needle in spec.get("contains", ()):
+            expect(needle in text, f"{rel}: does not contain {_short(needle)}")
+        for needle in spec.get("not_contains", ()):
+            expect(needle not in text, f"{rel}: must not contain {_short(needle)}")
+        return
+    if spec.get("absent") and "where" not in spec and "path" not in spec:
+        expect(not run.files.exists(rel), f"{rel}: must not exist")
+        return
+    if spec.get("absent") and "path" in spec and "where" not in spec:
+        document = run.files.json(rel)
+        expect(not _has_path(document, spec["path"]), f"{rel}: {spec['path']} must not exist")
+        return
+    if "path" in spec and "where" not in spec:
+        actual = value_at(run.files.json(rel), spec["path"])
+        if "equals" in spec:
+            ok = same_value(actual, spec["equals"], numeric=numeric)
+            expect(
+                ok, f"{rel} {spec['path']}: expected {_short(spec['equals'])}, got {_short(actual)}"
+            )
+        return
+    _check_rows(run, spec, numeric)
+
+
+def _check_rows(run: Run, spec: Mapping[str, Any], numeric: bool) -> None:
+    rows, what = _select_rows(run, spec), _describe_where(spec)
+    if spec.get("absent"):
+        expect(not rows, f"{what}: expected none, found {len(rows)}")
+    elif "count" in spec:
+        expect(len(rows) == spec["count"], f"{what}: expected {spec['count']}, found {len(rows)}")
+    elif "equals" in spec:
+        expect(len(rows) == 1, f"{what}: expected exactly one, found {len(rows)}")
+        for key, value in spec["equals"].items():
+            actual = rows[0].get(key)
+            ok = same_value(actual, value, numeric=numeric)
+            expect(ok, f"{what}: {key} expected {_short(value)}, got {_short(actual)}")
+
+
+@dataclass
+class Run:
+    """One fixture after the candidate's commands ran in it.
+
+    Attributes:
+        fixture: ``"main"`` or ``"edge"``.
+        root: The folder the commands ran in.
+        files: Readers of ``root`` (candidate outputs, and inputs as the candidate left them).
+        source: Readers of the pristine fixture (trust these for inputs).
+        results: One :class:`CommandResult` per declared command, in order.
+    """
+
+    fixture: str
+    root: Path
+    files: Files
+    source: Files
+    results: list[CommandResult] = field(default_factory=list)
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def last(self) -> CommandResult:
+        """The result of the last command."""
+        return self.results[-1]
+
+    def __getattr__(self, name: str) -> Any:
+        # run.csv(...), run.json(...) etc. read candidate outputs.
+        if name in (
+            "csv",
+            "json",
+            "jsonl",
+            "text",
+            "bytes",
+            "records",
+            "header",
+            "exists",
+            "sqlite",
+        ):
+            return getattr(self.files, name)
+        raise AttributeError(name)
+
+
+@dataclass
+class Check:
+    """A declared check: a function of a :class:`Run`, the level it gates, and its name."""
+
+    name: str
+    level: int
+    function: Callable[[Run], None]
+
+
+@dataclass
+class Outcome:
+    """The result of one check."""
+
+    name: str
+    level: int
+    fixture: str
+    passed: bool
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping."""
+        return {
+            "name": self.name,
+            "level": self.level,
+            "fixture": self.fixture,
+            "passed": self.passed,
+            "note": self.note,
+        }
+
+
+def run_check(check: Check, run: Run) -> Outcome:
+    """Run one check; an exception fails it with a note; a check must assert something."""
+    before = _ASSERTIONS[0]
+    try:
+        check.function(run)
+    except CheckFailed as exc:
+        return Outcome(check.name, check.level, run.fixture, False, _clip(str(exc)))
+    except (Exception, SystemExit) as exc:  # a crashing check fails; the others still run
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        note = f"check crashed: {type(exc).__name__}: {exc} (line {where.lineno})"
+        return Outcome(check.name, check.level, run.fixture, False, _clip(note))
+    if _ASSERTIONS[0] == before:
+        return Outcome(check.name, check.level, run.fixture, False, "check made no assertion")
+    return Outcome(check.name, check.level, run.fixture, True)
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 3] + "..."
+
+
+def entry_point_problem(argv: Sequence[str], root: Path, python: str) -> str:
+    """Why a command's module or script is not there (empty string when it is).
+
+    ``python -m pkg.mod`` needs ``pkg/mod.py`` (or ``pkg/mod/__main__.py``) to exist and
+    compile; ``python path.py`` needs the file. Other programs are looked up on PATH.
+    """
+    argv = list(argv)
+    if argv and argv[0] in PYTHON_NAMES:
+        kind, target = python_target(argv)
+        if kind == "module":
+            return _module_problem(target, root)
+        if kind == "script":
+            return _source_problem(root / target, target)
+        return target
+    return "" if argv and (shutil.which(argv[0]) or (root / argv[0]).is_file()) else "not found"
+
+
+_OPTIONS_WITH_VALUE = ("-X", "-W", "--check-hash-based-pycs")
+
+
+def python_target(argv: Sequence[str]) -> tuple[str, str]:
+    """What ``python [options] ...`` runs.
+
+    Returns:
+        ``("module", name)``, ``("script", path)``, or ``("", why not)`` for inline code
+        (``-c``), a program read from stdin, or nothing at all.
+    """
+    args = list(argv[1:])
+    while args:
+        arg = args.pop(0)
+        if arg == "-m":
+            return ("module", args[0]) if args else ("", "-m names no module")
+        if arg.startswith("-m"):
+            return "module", arg[2:]
+        if arg.startswith("-c"):
+            return "", "runs inline code (-c), not a module or script"
+        if arg == "-":
+            return "", "reads its program from standard input"
+        if arg in _OPTIONS_WITH_VALUE and args:
+            args.pop(0)
+        elif not arg.startswith("-"):
+            return "script", arg
+    return "", "names no module or script"
+
+
+def _module_problem(module: str, root: Path) -> str:
+    base = root.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__main__.py"):
+        if candidate.is_file():
+            return _source_problem(candidate, module)
+    return f"module {module} not found"
+
+
+def _source_problem(path: Path, shown: str) -> str:
+    if not path.is_file():
+        return f"{shown} not found"
+    try:
+        compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        return f"{shown} does not compile: {exc}"
+    return ""
+
+
+class Judge:
+    """A task's judge: generated data plus the authored checks registered on it.
+
+    Args:
+        task: The data build embeds in judge.py: id, stages, editable, commands, outputs,
+            expect (main anchor expectations), edge_expect, edge_include_visible, services.
+        task_dir: The task folder (defaults to the folder of the judge's ``__main__``).
+    """
+
+    def __init__(self, task: Mapping[str, Any], task_dir: Path | None = None) -> None:
+        self.task = task
+        main = sys.modules.get("__main__")
+        default = Path(getattr(main, "__file__", ".")).resolve().parent
+        self.task_dir = task_dir or default
+        self.main_checks: list[Check] = [
+            Check(e["name"], e["level"], _bind_expectation(e)) for e in task.get("expect", [])
+        ]
+        self.edge_checks: list[Check] = [
+            Check(e["name"], 5, _bind_expectation(e)) for e in task.get("edge_expect", [])
+        ]
+
+    def check(
+        self, level: int = 4, name: str | None = None
+    ) -> Callable[[Callable[[Run], None]], Callable[[Run], None]]:
+        """Register a main-fixture check gating ``level`` (3: core, 4: every stated rule)."""
+        if level not in (3, 4):
+            raise ValueError("main checks gate level 3 or 4")
+
+        def register(function: Callable[[Run], None]) -> Callable[[Run], None]:
+            self.main_checks.append(Check(name or function.__name__, level, function))
+            return function
+
+        return register
+
+    def edge(self, function: Callable[[Run], None]) -> Callable[[Run], None]:
+        """Register a check of the edge fixture (all must pass for level 5)."""
+        self.edge_checks.append(Check(function.__name__, 5, function))
+        return function
+
+    def main(self, argv: Sequence[str] | None = None) -> int:
+        """Command line of judge.py: print exactly one JSON verdict; 0 when one was produced."""
+        parser = argparse.ArgumentParser(description="Judge a candidate workspace.")
+        parser.add_argument("--workspace", required=True, type=Path)
+        parser.add_argument("--python", default=sys.executable, help="interpreter for commands")
+        parser.add_argument("--fixture-cache", type=Path, help="reuse materialized fixtures")
+        args = parser.parse_args(argv)
+        stdout = sys.stdout
+        try:
+            # Anything an authored check prints goes to stderr: stdout carries one object.
+            with contextlib.redirect_stdout(sys.stderr):
+                verdict = self.evaluate(
+                    args.workspace, python=args.python, cache=args.fixture_cache
+                )
+            code = 0
+        except (Exception, SystemExit) as exc:  # a verdict is printed whatever went wrong
+            verdict = error_verdict(f"judge error: {type(exc).__name__}: {exc}")
+            code = 1
+        stdout.write(json.dumps(verdict, sort_keys=True) + "\n")
+        stdout.flush()
+        return code
+
+    def evaluate(
+        self, workspace: Path, *, python: str, cache: Path | None = None
+    ) -> dict[str, Any]:
+        """Judge ``workspace`` (read only) and return the verdict mapping."""
+        if not workspace.is_dir():
+            raise RuntimeError(f"workspace {workspace} is not a folder")
+        self.validate()
+        layout = Layout.from_task(self.task_dir, self.task)
+        with tempfile.TemporaryDirectory(prefix="benchlib-judge-") as tmp:
+            trial = _Trial(self, layout, Path(tmp), workspace.resolve(), python, cache)
+            return trial.verdict()
+
+    def validate(self) -> None:
+        """Raise :class:`JudgeDefect` when the declared checks cannot decide every level."""
+        if not any(c.level == 3 for c in self.main_checks):
+            raise JudgeDefect("the judge declares no level-3 check, so level 3 is undecidable")
+
+
+class JudgeDefect(Exception):
+    """Raised when a judge's own declarations make a sound verdict impossible."""
+
+
+def _not_run(command: Mapping[str, Any], why: str) -> CommandResult:
+    return CommandResult(list(command["argv"]), None, False, "", "", None, f"not run: {why}")
+
+
+def _bind_expectation(spec: Mapping[str, Any]) -> Callable[[Run], None]:
+    return lambda run: check_expectation(run, spec)
+
+
+def error_verdict(note: str) -> dict[str, Any]:
+    """The verdict printed when the judge itself could not judge."""
+    return {
+        "status": "error",
+        "progress_level": 0,
+        "main_checks_passed": 0,
+        "main_checks_total": 0,
+        "edge_check_passed": False,
+        "notes": [_clip(note)],
+        "checks": [],
+    }
+
+
+class _Trial:
+    """One judging of one workspace: fixtures, gates, checks, level."""
+
+    def __init__(
+        self, judge: Judge, layout: Layout, tmp: Path, workspace: Path, python: str,
+        cache: Path | None,
+    ) -> None:  # fmt: skip
+        self.judge, self.layout, self.tmp = judge, layout, tmp
+        self.workspace, self.python, self.cache = workspace, python, cache
+        self.notes: list[str] = []
+        self.outcomes: list[Outcome] = []
+
+    def pristine(self, fixture: str) -> Path:
+        """A pristine materialized fixture, from the cache when one was given."""
+        if self.cache is None:
+            return materialize(
+                self.layout, self.tmp / f"pristine-{fixture}", fixture=fixture, python=self.python
+            )
+        ready = self.cache / fixture
+        if not ready.is_dir():
+            self.cache.mkdir(parents=True, exist_ok=True)
+            building = Path(tempfile.mkdtemp(prefix=f".{fixture}-", dir=self.cache))
+            try:
+                materialize(self.layout, building, fixture=fixture, python=self.python)
+                building.rename(ready)
+            except OSError:
+                if not ready.is_dir():  # not a lost race with a concurrent judge
+                    raise
+            finally:
+                remove_path(building)
+        return ready
+
+    def prepare(self, fixture: str) -> Run:
+        """Copy a pristine fixture, overlay the candidate's editable paths, run the commands."""
+        pristine = self.pristine(fixture)
+        root = self.tmp / f"run-{fixture}"
+        shutil.copytree(pristine, root, symlinks=True)
+        skipped: list[str] = []
+        outputs = [o["path"] for o in self.judge.task["outputs"]]
+        overlay(self.workspace, root, candidate_paths(self.layout.editable, outputs), skipped)
+        reset_outputs(root, pristine, outputs)
+        if fixture == "main":
+            self.notes.extend(_clip(f"workspace: left out {s}") for s in skipped[:5])
+        return Run(fixture, root, Files(root), Files(pristine))
+
+    def execute(self, run: Run) -> None:
+        """Run every declared command in order (services up around them)."""
+        with contextlib.ExitStack() as stack:
+            for service in self.judge.task.get("services", []):
+                handle = stack.enter_context(self.start(service, run.root))
+                target = run.root / service["url_file"]
+                ensure_parent(target)
+                target.write_text(handle.url + "\n", encoding="utf-8")
+            for command in self.judge.task["commands"]:
+                if run.results and run.results[-1].timed_out:  # the fixture is lost already
+                    run.results.append(_not_run(command, "an earlier command timed out"))
+                else:
+                    run.results.append(self.run_one(command, run.root))
+
+    def start(
+        self, service: Mapping[str, Any], root: Path
+    ) -> contextlib.AbstractContextManager[ServiceHandle]:
+        """Start a declared fixture service in ``root``."""
+        return start_service(resolve_argv(shlex.split(service["run"]), self.python), cwd=root)
+
+    def run_one(self, command: Mapping[str, Any], root: Path) -> CommandResult:
+        """Run one declared command in the fixture ``root``."""
+        stdin = root / command["stdin"] if command.get("stdin") else None
+        return run_command(
+            resolve_argv(command["argv"], self.python),
+            cwd=root / command.get("cwd", "."),
+            timeout=float(command["timeout"]),
+            scratch=self.tmp / "scratch",
+            stdin=stdin,
+        )
+
+    def gate_start(self, run: Run) -> bool:
+        """Level 1: every command's module or script exists and compiles."""
+        ok = True
+        for command in self.judge.task["commands"]:
+            problem = entry_point_problem(
+                command["argv"], run.root / command.get("cwd", "."), self.python
+            )
+            if problem:
+                self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
+                ok = False
+        return ok
+
+    def gate_outputs(self, run: Run) -> bool:
+        """Level 2: every command completed and every output exists and parses."""
+        ok = True
+        for command, result in zip(self.judge.task["commands"], run.results, strict=True):
+            if not result.ok:
+                self.notes.append(_clip(f"level 2: {command['run']}: {result.describe()}"))
+                ok = False
+        for output in self.judge.task["outputs"]:
+            problem = self.output_problem(run, output)
+            if problem:
+                self.notes.append(_clip(f"level 2: {problem}"))
+                ok = False
+        return ok
+
+    def output_problem(self, run: Run, output: Mapping[str, Any]) -> str:
+        """Why a declared output is missing or unparsable (empty string when fine)."""
+        if output["format"] == "stdout":
+            return ""
+        try:
+            PARSERS[output["format"]](run.files, output["path"])
+            if output.get("header"):
+                header = run.files.header(output["path"])
+                expect_equal(header, list(output["header"]), f"{output['path']} header")
+        except CheckFailed as exc:
+            return str(exc)
+        return ""
+
+    def run_checks(self, checks: list[Check], run: Run) -> list[Outcome]:
+        """Run checks in declaration order and remember their outcomes."""
+        outcomes = [run_check(c, run) for c in checks]
+        self.outcomes.extend(outcomes)
+        for outcome in outcomes:
+            if not outcome.passed:
+                self.notes.append(_clip(f"{run.fixture}: {outcome.name}: {outcome.note}"))
+        return outcomes
+
+    def verdict(self) -> dict[str, Any]:
+        """Judge the main fixture, then the edge, and compute the level."""
+        main_checks = self.judge.main_checks
+        main = self.prepare("main")
+        started = self.gate_start(main)
+        completed = False
+        outcomes: list[Outcome] = []
+        if started:
+            self.execute(main)
+            completed = self.gate_outputs(main)
+        if completed:
+            outcomes = self.run_checks(main_checks, main)
+        edge_passed = completed and self.edge_passes()
+        return make_verdict(
+            started=started,
+            completed=completed,
+            main=[(o.level, o.passed) for o in outcomes],
+            main_total=len(main_checks),
+            edge_passed=edge_passed,
+            notes=self.notes,
+            checks=[o.to_dict() for o in self.outcomes],
+        )
+
+    def edge_passes(self) -> bool:
+        """Run the candidate on the edge fixture and evaluate the edge checks."""
+        if not self.judge.edge_checks:
+            self.notes.append("edge: the task declares no edge check")
+            return False
+        edge = self.prepare("edge")
+        self.execute(edge)
+        timed_out = [r for r in edge.results if r.timed_out or r.error]
+        if timed_out:
+            self.notes.append(_clip(f"edge: {timed_out[0].describe()}"))
+            return False
+        return all(o.passed for o in self.run_checks(self.judge.edge_checks, edge))
+
+
+def make_verdict(
+    *,
+    started: bool,
+    completed: bool,
+    main: Sequence[tuple[int, bool]],
+    main_total: int,
+    edge_passed: bool,
+    notes: Sequence[str],
+    checks: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """Compute the progress level monotonically and build the verdict.
+
+    Level 1 needs the commands to start, 2 the workflow to complete with parseable outputs,
+    3 every level-3 check (at least one), 4 every main check, 5 the edge as well. Checks run
+    only once the workflow completed, so ``main`` is empty below level 2 and otherwise holds
+    one ``(level, passed)`` pair per declared main check.
+
+    Raises:
+        ValueError: When the inputs break those rules (the verdict would break the
+            contract: a level reached with no executed check, or counts that disagree).
+    """
+    _require_consistent(started, completed, main, main_total)
+    passed = sum(ok for _, ok in main)
+    core = [ok for level, ok in main if level == 3]
+    level = 0
+    for reached, gate in (
+        (1, started),
+        (2, completed),
+        (3, bool(core) and all(core)),
+        (4, passed == main_total),
+        (5, edge_passed),
+    ):
+        if not gate:
+            break
+        level = reached
+    return {
+        "status": "pass" if level == 5 else "fail",
+        "progress_level": level,
+        "main_checks_passed": passed,
+        "main_checks_total": main_total,
+        "edge_check_passed": bool(edge_passed),
+        "notes": list(notes)[:50],
+        "checks": list(checks),
+    }
+
+
+def _require_consistent(
+    started: bool, completed: bool, main: Sequence[tuple[int, bool]], main_total: int
+) -> None:
+    """Reject inputs from which no contract-abiding verdict can be built."""
+    if main_total < 1:
+        raise ValueError("a judge needs at least one main check")
+    if completed and not started:
+        raise ValueError("the workflow cannot complete without starting")
+    if main and not completed:
+        raise ValueError("main checks ran although the workflow did not complete")
+    if completed and len(main) != main_total:
+        raise ValueError(f"{len(main)} main outcomes for {main_total} declared checks")
+    if main and not any(level == 3 for level, _ in main):
+        raise ValueError("no level-3 check among the main checks")
