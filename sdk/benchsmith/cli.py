@@ -1,7 +1,8 @@
 """The ``benchsmith`` command line: a thin typer layer over the library.
 
 This is the one place that prints user errors and chooses exit codes: 0 success, 1 findings
-or failed expectations, 2 usage errors. Library code raises :class:`~benchsmith.errors.SdkError`.
+or failed expectations, 2 usage errors. Library code raises
+:class:`~benchsmith.errors.BenchsmithError`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import typer
 from benchsmith import __version__
 from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
 from benchsmith.diagnostics import Diagnostic, display_path, has_errors, render_json, render_text
-from benchsmith.errors import SdkError, UsageError
+from benchsmith.errors import BenchsmithError, UsageError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -44,7 +45,7 @@ def guard(command: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
-        except SdkError as exc:
+        except BenchsmithError as exc:
             _print_diagnostics(exc.diagnostics)
             typer.echo(f"error: {exc.message}", err=True)
             raise typer.Exit(exc.exit_code) from None

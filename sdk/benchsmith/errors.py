@@ -1,9 +1,10 @@
 """The user-error family.
 
 Every mistake a user can make (bad ``task.toml``, unknown task, conflicting hand edits) is
-raised as an :class:`SdkError` carrying :class:`~benchsmith.diagnostics.Diagnostic` records. The
-library never prints; ``benchsmith.cli`` is the single place that turns these into messages and exit
-codes. Anything that is not an ``SdkError`` is a bug in benchsmith and keeps its traceback.
+raised as a :class:`BenchsmithError` carrying :class:`~benchsmith.diagnostics.Diagnostic`
+records. The library never prints; ``benchsmith.cli`` is the single place that turns these
+into messages and exit codes. Anything that is not a ``BenchsmithError`` is a bug in
+benchsmith and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from benchsmith.diagnostics import Diagnostic
 
 
-class SdkError(Exception):
+class BenchsmithError(Exception):
     """Base class of every user-facing benchsmith error.
 
     Attributes:
@@ -29,27 +30,27 @@ class SdkError(Exception):
         self.diagnostics = tuple(diagnostics)
 
 
-class TaskSpecError(SdkError):
+class TaskSpecError(BenchsmithError):
     """Raised when a ``task.toml`` cannot be read, parsed or validated."""
 
 
-class TaskNotFoundError(SdkError):
+class TaskNotFoundError(BenchsmithError):
     """Raised when a task argument names no task directory (or no ``task.toml``)."""
 
 
-class BuildError(SdkError):
+class BuildError(BenchsmithError):
     """Raised when generated code fails to render, parse or format."""
 
 
-class ConflictError(SdkError):
+class ConflictError(BenchsmithError):
     """Raised when a build would overwrite lines an author wrote by hand."""
 
 
-class StaleError(SdkError):
+class StaleError(BenchsmithError):
     """Raised by ``build --check`` when generated files differ from what task.toml produces."""
 
 
-class UsageError(SdkError):
+class UsageError(BenchsmithError):
     """Raised when arguments are inconsistent (exit code 2)."""
 
     exit_code = 2

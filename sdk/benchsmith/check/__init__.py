@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from benchsmith.check.battery import CheckOptions, ProgressEvent, check_tasks
     from benchsmith.check.present import html_page, table_text
     from benchsmith.check.results import CheckReport, ControlResult, TaskReport
-    from benchsmith.check.seeds import LockResult, lock_tasks
+    from benchsmith.lock import LockResult, lock_tasks
 
 _EXPORTS = {
     "CheckOptions": "benchsmith.check.battery",
@@ -27,8 +27,8 @@ _EXPORTS = {
     "CheckReport": "benchsmith.check.results",
     "ControlResult": "benchsmith.check.results",
     "TaskReport": "benchsmith.check.results",
-    "LockResult": "benchsmith.check.seeds",
-    "lock_tasks": "benchsmith.check.seeds",
+    "LockResult": "benchsmith.lock",
+    "lock_tasks": "benchsmith.lock",
 }
 
 __all__ = [

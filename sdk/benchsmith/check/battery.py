@@ -27,7 +27,7 @@ from benchsmith.check.results import CheckReport, ControlResult, TaskReport
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.load import load_task
 from benchsmith.dsl.model import TaskSpec
-from benchsmith.errors import SdkError, UsageError
+from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.lock import read_lock
 from benchsmith.runtime import benchlib
 from benchsmith.workspace import layout_for, require_built
@@ -37,7 +37,7 @@ JUDGE_MARGIN = 30.0
 SERVICE_START = 15.0
 
 
-class CheckSetupError(SdkError):
+class CheckSetupError(BenchsmithError):
     """Raised when a task cannot be checked at all (no judge.py, unreadable scenario.json)."""
 
 
@@ -134,7 +134,7 @@ def check_tasks(
         The report; ``report.ok`` says whether every expectation was met.
 
     Raises:
-        SdkError: When a task cannot be checked at all (see :func:`prepare`), or a control
+        BenchsmithError: When a task cannot be checked at all (see :func:`prepare`), or a control
             name is unknown.
     """
     selected_controls(options.controls)

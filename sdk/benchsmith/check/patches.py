@@ -14,13 +14,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchsmith.errors import SdkError
+from benchsmith.errors import BenchsmithError
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 NO_NEWLINE = "\\ No newline at end of file"
 
 
-class PatchError(SdkError):
+class PatchError(BenchsmithError):
     """Raised when a witness patch is malformed or does not apply to the reference."""
 
 

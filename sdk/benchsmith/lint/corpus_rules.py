@@ -11,7 +11,7 @@ from benchsmith.corpus import read_settings
 from benchsmith.diagnostics import Diagnostic, display_path
 from benchsmith.dsl.locate import locate_json
 from benchsmith.dsl.validate import validate
-from benchsmith.errors import SdkError
+from benchsmith.errors import BenchsmithError
 from benchsmith.generate import regions
 from benchsmith.lint.context import CorpusContext
 from benchsmith.lint.registry import corpus_rule
@@ -86,7 +86,7 @@ def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
         return
     try:
         build(ctx.specs, check=True)
-    except SdkError as exc:
+    except BenchsmithError as exc:
         for found in exc.diagnostics:
             name = found.path.rsplit("/", 1)[-1]
             code, message = found.code, found.message
@@ -108,7 +108,7 @@ def hand_edits(ctx: CorpusContext) -> Iterator[Diagnostic]:
                 continue
             try:
                 owned = regions.skeleton(text, display_path(path)) if name == "judge.py" else text
-            except SdkError as exc:
+            except BenchsmithError as exc:
                 yield from exc.diagnostics
                 continue
             if sha256_text(owned) != digest:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from benchsmith import __version__
 from benchsmith.diagnostics import display_path
-from benchsmith.errors import SdkError, UsageError
+from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.run.data import Entry, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.metrics import calls_of, final_response_tokens
 
@@ -141,7 +141,7 @@ CREATE TABLE diagnostics (
 DETAIL_TABLES = ("stages", "events", "usage", "compactions", "verdicts", "diagnostics")
 
 
-class RecordsError(SdkError):
+class RecordsError(BenchsmithError):
     """Raised when a runs folder or its database cannot be used."""
 
 
