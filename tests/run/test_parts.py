@@ -1,64 +1,27 @@
-"""Smaller parts of the runner: judge verdict parsing, archives, replay sources, ids."""
+"""Smaller parts of the runner: the judge command line, archives, replay sources, ids."""
 
 from __future__ import annotations
 
 import gzip
 import io
-import json
 import tarfile
 from pathlib import Path
 
 import pytest
 
 from benchsmith.errors import UsageError
+from benchsmith.judging import JudgeCall
 from benchsmith.run import builtin, records
 from benchsmith.run.archive import write_archive
-from benchsmith.run.judging import judge_argv, verdict_from
 from benchsmith.run.tasks import task_info
-from benchsmith.runtime.benchlib import CommandResult
 from tests.run.conftest import MULTI
-
-GOOD = {
-    "status": "pass", "progress_level": 5, "main_checks_passed": 2, "main_checks_total": 2,
-    "edge_check_passed": True, "notes": [],
-}  # fmt: skip
-
-
-def finished(code: int | None = 0, *, timed_out: bool = False) -> CommandResult:
-    return CommandResult(["judge"], code, timed_out, "", "boom")
-
-
-def test_verdict_is_the_last_json_object_line() -> None:
-    text = "progress...\n" + json.dumps({**GOOD, "status": "fail", "progress_level": 4})
-    text += "\n" + json.dumps(GOOD) + "\ntrailing words\n"
-    verdict = verdict_from(text, finished(), 1.5)
-    assert (verdict.status, verdict.progress_level, verdict.seconds) == ("pass", 5, 1.5)
-    assert verdict.strict_pass
-
-
-@pytest.mark.parametrize(
-    ("text", "result", "note"),
-    [
-        ("", finished(1), "judge printed no JSON verdict (exit status 1: boom)"),
-        ("[1]", finished(), "judge printed no JSON verdict"),
-        (json.dumps(GOOD), finished(None, timed_out=True), "judge timed out"),
-        (json.dumps({**GOOD, "progress_level": 4}), finished(), "status pass must coincide"),
-        (json.dumps({**GOOD, "progress_level": 9}), finished(), "progress_level 9"),
-        (json.dumps({**GOOD, "notes": "x"}), finished(), "notes is not a list"),
-        (json.dumps({**GOOD, "status": "maybe"}), finished(), "status 'maybe'"),
-    ],
-)
-def test_broken_judges_give_error_verdicts(text: str, result: CommandResult, note: str) -> None:
-    verdict = verdict_from(text, result, 0.1)
-    assert (verdict.status, verdict.progress_level) == ("error", 0)
-    assert note in verdict.notes[0]
 
 
 def test_judge_command_line() -> None:
     task = task_info(MULTI)
-    argv = judge_argv(task, Path("/w"), "/py", Path("/cache"))
-    assert argv == ["/py", "judge.py", "--workspace", "/w", "--python", "/py",
-                    "--fixture-cache", "/cache"]  # fmt: skip
+    call = JudgeCall(task.task_dir, task.judge_command, "/py", 60.0, Path("/cache"))
+    assert call.argv(Path("/w")) == ["/py", "judge.py", "--workspace", "/w", "--python", "/py",
+                                     "--fixture-cache", "/cache"]  # fmt: skip
 
 
 def _tree(root: Path) -> Path:
@@ -132,21 +95,3 @@ def test_fifos_are_left_out_of_archives_without_blocking(tmp_path: Path) -> None
     os.mkfifo(root / "solution" / "pipe")
     skipped = write_archive(root, tmp_path / "a.tar.gz")
     assert skipped == ["solution/pipe"]
-
-
-def test_judge_process_closes_its_files(tmp_path: Path) -> None:
-    import sys
-
-    from benchsmith.run.judging import run_process
-
-    def descriptors() -> int:
-        return len(list(Path("/proc/self/fd").iterdir()))
-
-    argv = [sys.executable, "-c", "print('{}')"]
-    run_process(argv, cwd=tmp_path, timeout=30, scratch=tmp_path / "s")
-    before = descriptors()
-    for _ in range(3):
-        result = run_process(argv, cwd=tmp_path, timeout=30, scratch=tmp_path / "s")
-        assert result.returncode == 0
-    assert descriptors() == before
-    assert (tmp_path / "s" / "judge.stdout").read_text() == "{}\n"

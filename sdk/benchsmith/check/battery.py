@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from benchsmith.check.controls import CONTROLS, Control, TaskSetup
-from benchsmith.check.judging import JudgeCall, read_judge_command
 from benchsmith.check.results import CheckReport, ControlResult, TaskReport
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.load import load_task
 from benchsmith.dsl.model import TaskSpec
 from benchsmith.errors import BenchsmithError, UsageError
+from benchsmith.judging import JudgeCall, read_judge_command
 from benchsmith.lock import read_lock
 from benchsmith.runtime import benchlib
 from benchsmith.workspace import layout_for, require_built
@@ -38,7 +38,7 @@ SERVICE_START = 15.0
 
 
 class CheckSetupError(BenchsmithError):
-    """Raised when a task cannot be checked at all (no judge.py, unreadable scenario.json)."""
+    """Raised when a task cannot be checked at all (no judge.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,8 @@ def prepare(task_dirs: Sequence[Path]) -> list[TaskSpec]:
     Raises:
         TaskSpecError: When a task.toml is invalid.
         UsageError: When a task was never built.
-        CheckSetupError: When judge.py or scenario.json is missing or unreadable.
+        CheckSetupError: When judge.py is missing.
+        JudgeCommandError: When scenario.json gives no usable judge_command.
     """
     specs = []
     for task_dir in task_dirs:
@@ -112,10 +113,7 @@ def prepare(task_dirs: Sequence[Path]) -> list[TaskSpec]:
             raise CheckSetupError(
                 f"{display_path(spec.task_dir)}: judge.py missing; run benchsmith build"
             )
-        try:
-            read_judge_command(spec.task_dir)
-        except (OSError, ValueError) as exc:
-            raise CheckSetupError(f"{display_path(spec.task_dir)}: {exc}") from exc
+        read_judge_command(spec.task_dir)
         specs.append(spec)
     return specs
 
@@ -163,7 +161,7 @@ def check_task(
             setup, selected_controls(options.controls), options.threads, shown, progress
         )
         error = ""
-    except (OSError, RuntimeError, ValueError) as exc:  # seed.py failed, scenario unreadable, ...
+    except (OSError, RuntimeError, ValueError, BenchsmithError) as exc:  # seed.py failed, ...
         results, error = [], f"set-up failed: {type(exc).__name__}: {exc}"
     finally:
         benchlib.remove_path(tmp)
@@ -183,7 +181,8 @@ def _setup(spec: TaskSpec, tmp: Path, python: str) -> TaskSetup:
         jobs.append(pool.submit(benchlib.make_workspace, layout, base, stage=None, python=python))
         for job in jobs:
             job.result()
-    call = JudgeCall(task_dir, read_judge_command(task_dir), python, cache, judge_timeout(spec))
+    command = read_judge_command(task_dir)
+    call = JudgeCall(task_dir, command, python, judge_timeout(spec), cache)
     seeds = {k: v for k, v in read_lock(task_dir)["seed"].items() if isinstance(v, str)}
     return TaskSetup(spec, call, tmp, base, python, seeds, layout)
 

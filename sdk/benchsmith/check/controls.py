@@ -21,12 +21,12 @@ from pathlib import Path
 from benchsmith.check import candidates, patches
 from benchsmith.check.environments import PLAIN, VARIED, Environment
 from benchsmith.check.isolation import isolation_problems
-from benchsmith.check.judging import JudgeCall, JudgeOutcome, run_judge
 from benchsmith.check.results import ControlResult
 from benchsmith.check.seeds import FIXTURES, SeedError, seed_entries
 from benchsmith.check.trees import first_difference
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.model import TaskSpec
+from benchsmith.judging import JudgeCall, Verdict, run_judge
 from benchsmith.runtime import benchlib
 
 
@@ -93,9 +93,18 @@ class TaskSetup:
                 return
         shutil.copy2(src, dest)
 
-    def run(self, workspace: Path, env: Environment = PLAIN) -> JudgeOutcome:
-        """Judge ``workspace`` under ``env`` (the digest cache shared)."""
-        return run_judge(self.judge, workspace, env, self.digests)
+    def run(self, workspace: Path, env: Environment = PLAIN) -> Verdict:
+        """Judge ``workspace`` under ``env``; refuse the verdict if the judge changed it.
+
+        The digest cache (by inode and mtime) is shared by the before/after listings and
+        across runs, so large read-only inputs are hashed once per task.
+        """
+        before = benchlib.tree_entries(workspace, self.digests)
+        verdict = run_judge(self.judge, workspace, variables=env.variables(), umask=env.umask)
+        changed = first_difference(before, benchlib.tree_entries(workspace, self.digests))
+        return (
+            verdict.refused(f"the judge changed the workspace ({changed})") if changed else verdict
+        )
 
     def layered(self, control: str, *layers: str, env: Environment = PLAIN) -> Path:
         """A workspace with the task folders ``layers`` overlaid in order (reference, ...)."""
@@ -152,11 +161,11 @@ def merge_editable(src_root: Path, workspace: Path, editable: Sequence[str]) -> 
 
 
 def judged(
-    name: str, outcome: JudgeOutcome, bound: LevelBound, started: float, extra: Sequence[str] = ()
+    name: str, outcome: Verdict, bound: LevelBound, started: float, extra: Sequence[str] = ()
 ) -> ControlResult:
     """The result of a control that judged one workspace against ``bound``."""
     problems = list(outcome.problems) + list(extra)
-    level = outcome.level
+    level = outcome.claimed_level
     if level is not None and not bound.admits(level):
         problems.insert(0, f"level {level}, expected {bound}")
     return ControlResult(
@@ -166,7 +175,7 @@ def judged(
         passed=not problems,
         level=level,
         reason="; ".join(problems),
-        notes=outcome.notes,
+        notes=outcome.claimed_notes,
         seconds=time.monotonic() - started,
     )
 
@@ -288,7 +297,7 @@ def reference(setup: TaskSetup) -> ControlResult:
         (env, setup.run(setup.layered("reference", "reference", env=env), env)) for env in VARIED
     ]
     problems = _grouped_problems(runs) + _verdict_drift(runs)
-    levels = [o.level for _, o in runs]
+    levels = [o.claimed_level for _, o in runs]
     return ControlResult(
         control="reference",
         expected=expected,
@@ -296,19 +305,20 @@ def reference(setup: TaskSetup) -> ControlResult:
         passed=not problems,
         level=levels[0],
         reason="; ".join(problems),
-        notes=tuple(note for _, o in runs for note in o.notes)[:20],
+        notes=tuple(note for _, o in runs for note in o.claimed_notes)[:20],
         seconds=time.monotonic() - started,
     )
 
 
-def _run_problems(outcome: JudgeOutcome) -> list[str]:
+def _run_problems(outcome: Verdict) -> list[str]:
     problems = list(outcome.problems)
-    if outcome.level is not None and outcome.level != 5:
-        problems.insert(0, f"level {outcome.level}, expected 5")
+    level = outcome.claimed_level
+    if level is not None and level != 5:
+        problems.insert(0, f"level {level}, expected 5")
     return problems
 
 
-def _grouped_problems(runs: Sequence[tuple[Environment, JudgeOutcome]]) -> list[str]:
+def _grouped_problems(runs: Sequence[tuple[Environment, Verdict]]) -> list[str]:
     """Each run's problems, said once with the runs sharing it (environments when not all)."""
     seen: dict[str, list[int]] = {}
     for number, (_, outcome) in enumerate(runs, start=1):
@@ -324,20 +334,19 @@ def _grouped_problems(runs: Sequence[tuple[Environment, JudgeOutcome]]) -> list[
     return grouped
 
 
-def _verdict_drift(runs: Sequence[tuple[Environment, JudgeOutcome]]) -> list[str]:
-    """A problem for every run whose verdict differs from the first run's."""
-    first = runs[0][1].verdict
+def _verdict_drift(runs: Sequence[tuple[Environment, Verdict]]) -> list[str]:
+    """A problem for every run whose printed verdict differs from the first run's."""
+    first = runs[0][1].raw
     problems = []
     for number, (env, outcome) in enumerate(runs[1:], start=2):
-        if first is not None and outcome.verdict is not None and outcome.verdict != first:
+        printed = outcome.raw
+        if first is not None and printed is not None and printed != first:
             key = next(
-                k
-                for k in sorted(first.keys() | outcome.verdict.keys())
-                if first.get(k) != outcome.verdict.get(k)
+                k for k in sorted(first.keys() | printed.keys()) if first.get(k) != printed.get(k)
             )
             problems.append(
                 f"run {number} ({env.describe()}) gave a different verdict than run 1 at "
-                f"{key!r}: {json.dumps(outcome.verdict.get(key))[:120]} versus "
+                f"{key!r}: {json.dumps(printed.get(key))[:120]} versus "
                 f"{json.dumps(first.get(key))[:120]}"
             )
     return problems

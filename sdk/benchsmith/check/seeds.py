@@ -12,9 +12,9 @@ import subprocess
 from pathlib import Path
 
 from benchsmith.check.environments import PLAIN, Environment
-from benchsmith.check.verdicts import clip
 from benchsmith.diagnostics import display_path
 from benchsmith.errors import BenchsmithError
+from benchsmith.judging import clip
 from benchsmith.runtime import benchlib
 
 FIXTURES = ("main", "edge")

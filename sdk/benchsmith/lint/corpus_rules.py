@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 from benchsmith.build import build
 from benchsmith.corpus import read_settings
@@ -13,6 +14,7 @@ from benchsmith.dsl.locate import locate_json
 from benchsmith.dsl.validate import validate
 from benchsmith.errors import BenchsmithError
 from benchsmith.generate import regions
+from benchsmith.judging import judge_command_problem
 from benchsmith.lint.context import CorpusContext
 from benchsmith.lint.registry import corpus_rule
 from benchsmith.lock import file_entry, read_lock, sha256_text
@@ -48,7 +50,7 @@ def unique_ids(ctx: CorpusContext) -> Iterator[Diagnostic]:
 
 @corpus_rule(
     ("BS103", "scenario.json is not valid JSON or violates the v1 scenario schema"),
-    ("BS303", "scenario.json's judge_command does not pass {workspace}"),
+    ("BS303", "scenario.json's judge_command is not a list of strings passing {workspace}"),
 )
 def scenario_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
     """scenario.json parses and matches the spec's v1 shape, located at its source position."""
@@ -70,9 +72,25 @@ def scenario_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
             )
             continue
         positions = locate_json(text)
-        for found in validate(document, "scenario", path=shown, positions=positions, code="BS103"):
-            code = "BS303" if found.message.startswith("judge_command") else found.code
-            yield Diagnostic(found.path, found.line, found.col, code, found.message)
+        yield from validate(
+            _with_usable_judge_command(document), "scenario", path=shown, positions=positions,
+            code="BS103",
+        )  # fmt: skip
+        problem = judge_command_problem(document) if isinstance(document, dict) else ""
+        if problem:
+            line, col = positions.get(("judge_command",), (1, 1))
+            yield Diagnostic(shown, line, col, "BS303", problem)
+
+
+def _with_usable_judge_command(document: Any) -> Any:
+    """``document`` with a valid judge_command: :func:`judge_command_problem` owns that key.
+
+    check and run read the command with the same function, so lint can never disagree
+    with them about it.
+    """
+    if not isinstance(document, dict):
+        return document
+    return {**document, "judge_command": ["python", "judge.py", "--workspace", "{workspace}"]}
 
 
 @corpus_rule(

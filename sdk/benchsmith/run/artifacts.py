@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from benchsmith import __version__
+from benchsmith.judging import Verdict
 from benchsmith.run.data import (
     CompactionRecord,
     DiagnosticEntry,
     Entry,
     RunOutcome,
     StageRecord,
-    Verdict,
 )
 from benchsmith.run.metrics import cache_reuse, final_response_tokens, tool_totals, usage_totals
 

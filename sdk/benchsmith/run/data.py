@@ -1,7 +1,8 @@
 """The runner's plain data: tasks, run plans and what a run recorded.
 
 Everything here is picklable (workers of ``-j N`` receive plans and return outcomes) and
-imports only the standard library and the runtime, so a worker starts quickly.
+imports only the standard library, the runtime and the judging contract (whose
+:class:`~benchsmith.judging.Verdict` a run records), so a worker starts quickly.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from benchsmith.judging import Verdict
 from benchsmith.run.invoke import ActionResult
 from benchsmith.runtime import benchlib
 
@@ -51,7 +53,8 @@ class TaskInfo:
         timeout_seconds: The scenario's agent time limit.
         stages: Stages in order.
         services: Fixture services.
-        judge_command: scenario.json's judge command (``{workspace}`` placeholder).
+        judge_command: scenario.json's judge command (``{workspace}`` placeholder), as
+            validated by :func:`benchsmith.judging.read_judge_command`.
         digest: SHA-256 over scenario.json, judge.py, seed.py and TASK.md: runs with
             different digests ran different versions of the task.
         layout: The runtime layout (task folder, stage ids, editable paths).
@@ -190,26 +193,6 @@ class CompactionRecord:
     started: float | None
     seconds: float | None
     detail: str
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The judge's result (spec section 6), with how it was obtained."""
-
-    status: str
-    progress_level: int
-    main_checks_passed: int
-    main_checks_total: int
-    edge_check_passed: bool
-    notes: tuple[str, ...]
-    raw: dict[str, Any] | None
-    exit_code: int | None
-    seconds: float
-
-    @property
-    def strict_pass(self) -> bool:
-        """Level 5 with status pass: the only strict pass."""
-        return self.status == "pass" and self.progress_level == 5
 
 
 @dataclass

@@ -31,6 +31,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from benchsmith.judging import JudgeCall, run_judge
 from benchsmith.run import artifacts
 from benchsmith.run.adapters import ActionEnv, resolve_adapter
 from benchsmith.run.archive import write_archive
@@ -45,7 +46,6 @@ from benchsmith.run.data import (
     StageRecord,
 )
 from benchsmith.run.invoke import ActionFiles, ActionResult, remaining, run_action
-from benchsmith.run.judging import run_judge
 from benchsmith.runtime import benchlib
 
 
@@ -295,11 +295,11 @@ class _Run:
         """Judge the final workspace (after the agent stopped and services went down)."""
         last = len(self.task.stages)
         self.note("judge_started", last)
-        verdict = run_judge(
-            self.task, self.workspace, python=self.plan.python, scratch=self.scratch,
-            timeout=self.plan.judge_timeout, cache=self.plan.judge_cache,
-            output=self.plan.run_dir / "judge.stdout",
+        call = JudgeCall(
+            self.task.task_dir, self.task.judge_command, self.plan.python,
+            self.plan.judge_timeout, self.plan.judge_cache,
         )  # fmt: skip
+        verdict = run_judge(call, self.workspace, output=self.plan.run_dir / "judge.stdout")
         self.outcome.verdict = verdict
         self.outcome.times.judge = verdict.seconds
         self.note("judge_finished", last, status=verdict.status, level=verdict.progress_level)

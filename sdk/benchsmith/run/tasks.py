@@ -8,16 +8,15 @@ and never parse task files themselves.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.load import load_task
 from benchsmith.errors import UsageError
+from benchsmith.judging import read_judge_command
 from benchsmith.run.data import ServiceInfo, StageInfo, TaskInfo
 from benchsmith.workspace import layout_for, require_built
 
-DEFAULT_JUDGE_COMMAND = ("python", "judge.py", "--workspace", "{workspace}")
 DIGESTED = ("scenario.json", "judge.py", "seed.py", "TASK.md")
 
 
@@ -28,6 +27,7 @@ def task_info(task_dir: Path) -> TaskInfo:
         TaskNotFoundError: When ``task_dir`` holds no task.toml.
         TaskSpecError: When task.toml is invalid.
         UsageError: When the task was not built (seed.py, TASK.md, judge.py missing).
+        JudgeCommandError: When scenario.json gives no usable judge_command.
     """
     spec = load_task(task_dir)
     require_built(spec)
@@ -41,22 +41,10 @@ def task_info(task_dir: Path) -> TaskInfo:
         timeout_seconds=float(spec.timeout_seconds),
         stages=tuple(StageInfo(s.id, s.message, s.compact_after) for s in spec.stages),
         services=tuple(ServiceInfo(s.name, s.run, s.url_file) for s in spec.services),
-        judge_command=judge_command(spec.task_dir),
+        judge_command=read_judge_command(spec.task_dir),
         digest=task_digest(spec.task_dir),
         layout=layout_for(spec),
     )
-
-
-def judge_command(task_dir: Path) -> tuple[str, ...]:
-    """The judge command scenario.json declares (the spec's default when absent)."""
-    try:
-        scenario = json.loads((task_dir / "scenario.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return DEFAULT_JUDGE_COMMAND
-    command = scenario.get("judge_command") if isinstance(scenario, dict) else None
-    if isinstance(command, list) and command and all(isinstance(a, str) for a in command):
-        return tuple(command)
-    return DEFAULT_JUDGE_COMMAND
 
 
 def task_digest(task_dir: Path) -> str:
