@@ -8,14 +8,23 @@ ratio. Unknown values (cost not reported, cache reuse not derivable) print as ``
 from __future__ import annotations
 
 import dataclasses
-import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchsmith.run.report import LEVELS, Comparison, ComparisonRow, Figures, Report, SummaryRow
+from benchsmith.tables import (
+    LEVEL,
+    RUN,
+    TASK,
+    VERDICT,
+    escape,
+    html_document,
+    html_table,
+    text_table,
+)
+from benchsmith.tables import LEVELS as LEVELS_WORD
 
-Cell = str
-Column = tuple[str, Callable[[SummaryRow], Cell]]
+Column = tuple[str, Callable[[SummaryRow], str]]
 
 NO_PAIRS = "no matched strict-pass pairs: no efficiency comparison"
 LEVEL_COLORS = ("#b91c1c", "#ea580c", "#d97706", "#ca8a04", "#65a30d", "#15803d")
@@ -35,7 +44,7 @@ def pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.0f}%"
 
 
-def _mean(name: str, digits: int = 1) -> Callable[[SummaryRow], Cell]:
+def _mean(name: str, digits: int = 1) -> Callable[[SummaryRow], str]:
     return lambda row: fmt(row.figures.mean(name), digits)
 
 
@@ -50,10 +59,10 @@ def _compactions(figures: Figures) -> str:
 SUMMARY_COLUMNS: tuple[Column, ...] = (
     ("runs", lambda r: str(r.runs)),
     ("scored", lambda r: str(r.scored)),
-    ("err", lambda r: str(r.errored)),
+    ("errored", lambda r: str(r.errored)),
     ("strict", lambda r: str(r.strict_passes)),
     ("rate", lambda r: pct(r.strict_pass_rate)),
-    ("levels 0-5", lambda r: "/".join(str(n) for n in r.levels)),
+    (LEVELS_WORD, lambda r: "/".join(str(n) for n in r.levels)),
     ("agent s", _mean("agent_seconds")),
     ("life s", _mean("lifecycle_seconds")),
     ("calls", _mean("main_calls")),
@@ -105,18 +114,6 @@ def ratio(a: float | int | None, b: float | int | None) -> str:
 
 
 # -- text -----------------------------------------------------------------------------------
-
-
-def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Columns padded to their widest cell; the first column left-aligned, others right."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-        return "  ".join([first, *rest]).rstrip()
-
-    return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, rows)])
 
 
 def summary_rows(rows: Sequence[SummaryRow], label: str) -> tuple[list[str], list[list[str]]]:
@@ -171,7 +168,7 @@ def render_text(report: Report, runs_dir: str = "") -> str:
 
 def _arm_sections(report: Report, arm: str) -> list[tuple[str, list[SummaryRow], str]]:
     return [
-        ("by task", [r for r in report.by_task if r.arm == arm], "task"),
+        ("by task", [r for r in report.by_task if r.arm == arm], TASK),
         ("by pressure class", [r for r in report.by_pressure if r.arm == arm], "pressure"),
         ("corpus", [r for r in report.corpus if r.arm == arm], "scope"),
     ]
@@ -185,7 +182,7 @@ def _comparison_text(comparison: Comparison) -> list[str]:
         f"efficiency only over matched strict-pass pairs: {corpus.strict_pairs} of "
         f"{corpus.matched} matched (task, repeat) pairs",
         "",
-        text_table(*pair_rows(comparison.by_task, "task")),
+        text_table(*pair_rows(comparison.by_task, TASK)),
         "",
         text_table(*pair_rows(comparison.by_pressure, "pressure")),
         "",
@@ -195,19 +192,28 @@ def _comparison_text(comparison: Comparison) -> list[str]:
     return parts
 
 
+DIAGNOSTIC_HEADERS = [RUN, "end", VERDICT, LEVEL]
+
+
+def _diagnostic_cells(report: Report) -> list[list[str]]:
+    return [
+        [r.run_id, r.end_reason or "", r.verdict_status or "-", fmt(r.level)]
+        for r in report.diagnostic
+    ]
+
+
+def _unfinished_cells(report: Report) -> list[list[str]]:
+    return [[r.run_id, r.status] for r in report.unfinished]
+
+
 def _extra_text(report: Report) -> list[str]:
     parts: list[str] = []
     if report.diagnostic:
         parts += ["", "== diagnostic reruns (not in any aggregate)", ""]
-        rows = [
-            [r.run_id, r.end_reason or "", r.verdict_status or "-", fmt(r.level)]
-            for r in report.diagnostic
-        ]
-        parts.append(text_table(["run", "end", "verdict", "level"], rows))
+        parts.append(text_table(DIAGNOSTIC_HEADERS, _diagnostic_cells(report)))
     if report.unfinished:
         parts += ["", "== unfinished runs (pending or interrupted)", ""]
-        rows = [[r.run_id, r.status] for r in report.unfinished]
-        parts.append(text_table(["run", "status"], rows))
+        parts.append(text_table([RUN, "status"], _unfinished_cells(report)))
     return parts
 
 
@@ -229,27 +235,6 @@ def _run_json(run: dict[str, Any]) -> dict[str, Any]:
 
 # -- HTML -----------------------------------------------------------------------------------
 
-CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1f2937}
-h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
-table{border-collapse:collapse;margin:.5rem 0 1rem;font-variant-numeric:tabular-nums}
-th,td{padding:.2rem .5rem;border-bottom:1px solid #e5e7eb;text-align:right;white-space:nowrap}
-th:first-child,td:first-child{text-align:left}th{background:#f3f4f6}
-.chart{display:grid;grid-template-columns:max-content max-content 24rem max-content;
-gap:.25rem .75rem;align-items:center}
-.bar{display:flex;height:1rem;background:#f3f4f6}.bar span{display:block}
-.legend span{display:inline-block;padding:0 .4rem;margin-right:.3rem;color:#fff}
-.warn{color:#b45309}
-"""
-
-
-def _html_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
 
 def level_chart(rows: Sequence[SummaryRow]) -> str:
     """Per task and arm, a bar of the progress-level distribution (CSS only, no script)."""
@@ -257,13 +242,13 @@ def level_chart(rows: Sequence[SummaryRow]) -> str:
     for row in rows:
         total = max(row.scored, 1)
         spans = "".join(
-            f'<span title="level {level}: {count}" style="width:{100 * count / total:.2f}%;'
+            f'<span title="{LEVEL} {level}: {count}" style="width:{100 * count / total:.2f}%;'
             f'background:{LEVEL_COLORS[level]}"></span>'
             for level, count in zip(LEVELS, row.levels, strict=True)
             if count
         )
         cells.append(
-            f"<div>{html.escape(row.key)}</div><div>{html.escape(row.arm)}</div>"
+            f"<div>{escape(row.key)}</div><div>{escape(row.arm)}</div>"
             f'<div class="bar">{spans}</div><div>{row.strict_passes}/{row.scored} strict</div>'
         )
     legend = "".join(
@@ -275,38 +260,32 @@ def level_chart(rows: Sequence[SummaryRow]) -> str:
 
 def render_html(report: Report, runs_dir: str = "") -> str:
     """The report as one self-contained HTML page (inline CSS, no scripts, no requests)."""
-    body = [f"<h1>benchsmith report</h1><p>runs: {html.escape(runs_dir)}</p>"]
-    body.append("<h2>Progress levels by task</h2>")
+    body = [f"<p>runs: {escape(runs_dir)}</p>", "<h2>Progress levels by task</h2>"]
     body.append(level_chart(sorted(report.by_task, key=lambda r: (r.key, r.arm))))
     for arm in report.arms:
         for title, rows, label in _arm_sections(report, arm):
-            body.append(f"<h2>Arm {html.escape(arm)}: {title} (means per scored run)</h2>")
-            body.append(_html_table(*summary_rows(rows, label)))
+            body.append(f"<h2>Arm {escape(arm)}: {title} (means per scored run)</h2>")
+            body.append(html_table(*summary_rows(rows, label)))
     if report.comparison:
-        body.append(_comparison_html(report.comparison))
+        body += _comparison_html(report.comparison)
     if report.diagnostic:
         body.append("<h2>Diagnostic reruns (not in any aggregate)</h2>")
-        cells = [
-            [r.run_id, r.end_reason or "", r.verdict_status or "-", fmt(r.level)]
-            for r in report.diagnostic
-        ]
-        body.append(_html_table(["run", "end", "verdict", "level"], cells))
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>benchsmith report</title><style>{CSS}</style></head>"
-        f"<body>{''.join(body)}</body></html>\n"
-    )
+        body.append(html_table(DIAGNOSTIC_HEADERS, _diagnostic_cells(report)))
+    if report.unfinished:
+        body.append("<h2>Unfinished runs (pending or interrupted)</h2>")
+        body.append(html_table([RUN, "status"], _unfinished_cells(report)))
+    return html_document("benchsmith report", body)
 
 
-def _comparison_html(comparison: Comparison) -> str:
+def _comparison_html(comparison: Comparison) -> list[str]:
     corpus = comparison.corpus
-    warnings = "".join(f'<p class="warn">{html.escape(w)}</p>' for w in comparison.warnings)
-    return (
-        f"<h2>Comparison: A = {html.escape(comparison.arm_a)} (reference), "
-        f"B = {html.escape(comparison.arm_b)} (candidate)</h2>"
+    return [
+        f"<h2>Comparison: A = {escape(comparison.arm_a)} (reference), "
+        f"B = {escape(comparison.arm_b)} (candidate)</h2>",
         f"<p>Efficiency only over matched strict-pass pairs: {corpus.strict_pairs} of "
-        f"{corpus.matched} matched (task, repeat) pairs.</p>{warnings}"
-        + _html_table(*pair_rows(comparison.by_task, "task"))
-        + _html_table(*pair_rows(comparison.by_pressure, "pressure"))
-        + (_html_table(*metric_rows(corpus)) if corpus.strict_pairs else f"<p>{NO_PAIRS}</p>")
-    )
+        f"{corpus.matched} matched (task, repeat) pairs.</p>",
+        *(f'<p class="warn">{escape(w)}</p>' for w in comparison.warnings),
+        html_table(*pair_rows(comparison.by_task, TASK)),
+        html_table(*pair_rows(comparison.by_pressure, "pressure")),
+        html_table(*metric_rows(corpus)) if corpus.strict_pairs else f"<p>{NO_PAIRS}</p>",
+    ]
