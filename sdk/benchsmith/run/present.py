@@ -1,8 +1,10 @@
 """Rendering a :class:`~benchsmith.run.report.Report` as text tables, JSON data or one HTML page.
 
-All three are pure functions of the report. Per-arm tables show per-run means over scored
-runs; the comparison shows totals over matched strict-pass pairs and the candidate/reference
-ratio. Unknown values (cost not reported, cache reuse not derivable) print as ``n/a``.
+All three are pure functions of the report. Their metric columns are the fields of
+:class:`~benchsmith.run.metrics.Usage`, in order, with each field's header, label and digits.
+Per-arm tables show per-run means over scored runs (the largest value for a maximum); the
+comparison shows totals over matched strict-pass pairs and the candidate/reference ratio.
+Unknown values (cost not reported, cache reuse not derivable) print as ``n/a``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from benchsmith.run.metrics import Spec, specs
 from benchsmith.run.report import LEVELS, Comparison, ComparisonRow, Figures, Report, SummaryRow
 from benchsmith.tables import (
     LEVEL,
@@ -28,6 +31,8 @@ Column = tuple[str, Callable[[SummaryRow], str]]
 
 NO_PAIRS = "no matched strict-pass pairs: no efficiency comparison"
 LEVEL_COLORS = ("#b91c1c", "#ea580c", "#d97706", "#ca8a04", "#65a30d", "#15803d")
+CACHE_REUSE = ("prompt cache reuse", "cache reuse")
+"""Label and header of the derived ``prompt_cache_reuse`` ratio."""
 
 
 def fmt(value: float | int | None, digits: int = 1) -> str:
@@ -44,16 +49,13 @@ def pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.0f}%"
 
 
-def _mean(name: str, digits: int = 1) -> Callable[[SummaryRow], str]:
-    return lambda row: fmt(row.figures.mean(name), digits)
+def _per_run(spec: Spec) -> Callable[[SummaryRow], str]:
+    def cell(row: SummaryRow) -> str:
+        value = row.figures.per_run(spec)
+        scaled = None if value is None else value / spec.metric.scale
+        return fmt(scaled, spec.metric.digits)
 
-
-def _compactions(figures: Figures) -> str:
-    text = (
-        f"{figures.compactions_requested}/{figures.compactions_completed}/"
-        f"{figures.compactions_failed}"
-    )
-    return text + (f" +{figures.compactions_natural}n" if figures.compactions_natural else "")
+    return cell
 
 
 SUMMARY_COLUMNS: tuple[Column, ...] = (
@@ -63,47 +65,9 @@ SUMMARY_COLUMNS: tuple[Column, ...] = (
     ("strict", lambda r: str(r.strict_passes)),
     ("rate", lambda r: pct(r.strict_pass_rate)),
     (LEVELS_WORD, lambda r: "/".join(str(n) for n in r.levels)),
-    ("agent s", _mean("agent_seconds")),
-    ("life s", _mean("lifecycle_seconds")),
-    ("calls", _mean("main_calls")),
-    ("aux", _mean("aux_calls")),
-    ("tools", _mean("tool_calls")),
-    ("tool KiB", lambda r: fmt(_kib(r.figures.mean("tool_result_bytes")))),
-    ("compact r/c/f", lambda r: _compactions(r.figures)),
-    ("input", _mean("input_tokens", 0)),
-    ("uncached", _mean("uncached_input_tokens", 0)),
-    ("output", _mean("output_tokens", 0)),
-    ("cache rd", _mean("cache_read_tokens", 0)),
-    ("cache wr", _mean("cache_write_tokens", 0)),
-    ("cost $", _mean("cost_usd", 4)),
-    ("cache reuse", lambda r: pct(r.figures.prompt_cache_reuse)),
+    *((s.metric.header, _per_run(s)) for s in specs()),
+    (CACHE_REUSE[1], lambda r: pct(r.figures.prompt_cache_reuse)),
 )
-
-PAIR_METRICS: tuple[tuple[str, str], ...] = (
-    ("agent seconds", "agent_seconds"),
-    ("lifecycle seconds", "lifecycle_seconds"),
-    ("main-model calls", "main_calls"),
-    ("auxiliary calls", "aux_calls"),
-    ("tool calls", "tool_calls"),
-    ("tool-result bytes", "tool_result_bytes"),
-    ("compactions requested", "compactions_requested"),
-    ("compactions completed", "compactions_completed"),
-    ("compactions failed", "compactions_failed"),
-    ("natural compactions", "compactions_natural"),
-    ("input tokens (as reported)", "input_tokens"),
-    ("uncached input tokens", "uncached_input_tokens"),
-    ("output tokens", "output_tokens"),
-    ("cache-read tokens", "cache_read_tokens"),
-    ("cache-write tokens", "cache_write_tokens"),
-    ("cost USD", "cost_usd"),
-    ("prompt cache reuse", "prompt_cache_reuse"),
-    ("final response tokens", "final_response_tokens"),
-    ("peak context tokens (max)", "peak_context_tokens"),
-)
-
-
-def _kib(value: float | None) -> float | None:
-    return None if value is None else value / 1024
 
 
 def ratio(a: float | int | None, b: float | int | None) -> str:
@@ -125,29 +89,30 @@ def summary_rows(rows: Sequence[SummaryRow], label: str) -> tuple[list[str], lis
 
 def pair_rows(rows: Sequence[ComparisonRow], label: str) -> tuple[list[str], list[list[str]]]:
     """Headers and cells of a comparison table by group (figures over strict pairs only)."""
-    headers = [label, "matched", "A strict", "B strict", "strict pairs", "agent s A",
-               "agent s B", "calls A", "calls B", "cost A", "cost B"]  # fmt: skip
+    compared = [s for s in specs() if s.metric.compare]
+    headers = [label, "matched", "A strict", "B strict", "strict pairs"]
+    headers += [f"{s.metric.header} {arm}" for s in compared for arm in "AB"]
     cells = []
     for row in rows:
-        figures = [
-            fmt(row.a.agent_seconds), fmt(row.b.agent_seconds), fmt(row.a.main_calls),
-            fmt(row.b.main_calls), fmt(row.a.cost_usd, 4), fmt(row.b.cost_usd, 4),
-        ]  # fmt: skip
         counts = [str(row.matched), str(row.a_passes), str(row.b_passes), str(row.strict_pairs)]
-        cells.append([row.key, *counts, *(figures if row.strict_pairs else ["-"] * 6)])
+        figures = [
+            fmt(getattr(side, s.name), s.metric.digits) if row.strict_pairs else "-"
+            for s in compared
+            for side in (row.a, row.b)
+        ]
+        cells.append([row.key, *counts, *figures])
     return headers, cells
 
 
 def metric_rows(row: ComparisonRow) -> tuple[list[str], list[list[str]]]:
     """Headers and cells of the totals over matched strict-pass pairs, metric by metric."""
     cells = []
-    for label, name in PAIR_METRICS:
-        a, b = getattr(row.a, name), getattr(row.b, name)
-        if name == "prompt_cache_reuse":
-            cells.append([label, pct(a), pct(b), ratio(a, b)])
-        else:
-            digits = 4 if name == "cost_usd" else 1
-            cells.append([label, fmt(a, digits), fmt(b, digits), ratio(a, b)])
+    for spec in specs():
+        a, b = getattr(row.a, spec.name), getattr(row.b, spec.name)
+        digits = spec.metric.digits
+        cells.append([spec.metric.label, fmt(a, digits), fmt(b, digits), ratio(a, b)])
+    a, b = row.a.prompt_cache_reuse, row.b.prompt_cache_reuse
+    cells.append([CACHE_REUSE[0], pct(a), pct(b), ratio(a, b)])
     return ["metric (totals)", "A", "B", "B/A"], cells
 
 
@@ -221,11 +186,35 @@ def _extra_text(report: Report) -> list[str]:
 
 
 def report_json(report: Report) -> dict[str, Any]:
-    """The report as plain data (figures are totals; divide by ``runs`` for means)."""
-    data = dataclasses.asdict(report)
+    """The report as plain data, with a legend of its metrics (``metrics``, in column order).
+
+    Figures are totals (divide by ``runs`` for means), each key a field of
+    :class:`~benchsmith.run.metrics.Usage` plus the derived ``prompt_cache_reuse``.
+    """
+    data: dict[str, Any] = _plain(report)
     for key in ("diagnostic", "unfinished"):
         data[key] = [_run_json(r) for r in data[key]]
+    data["metrics"] = [
+        {
+            "name": s.name,
+            "label": s.metric.label,
+            "unit": s.metric.unit,
+            "total": s.metric.total.value,
+        }
+        for s in specs()
+    ]
     return data
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses as dicts (figures with their cache reuse), tuples as lists."""
+    if isinstance(value, Figures):
+        return {**dataclasses.asdict(value), "prompt_cache_reuse": value.prompt_cache_reuse}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _run_json(run: dict[str, Any]) -> dict[str, Any]:
