@@ -38,8 +38,8 @@ def test_text_output_is_a_table_and_a_summary(python: str) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["task", "control", "observed", "expected", "verdict"]
-    assert lines[2].split() == ["examples/01-grade-summary", "empty", "0", "0", "ok"]
+    assert lines[0].split() == ["task", "control", "observed", "expected", "passed"]
+    assert lines[2].split() == ["examples/01-grade-summary", "empty", "0", "0", "yes"]
     assert lines[3].split()[:3] == ["examples/01-grade-summary", "isolation", "clean"]
     assert lines[4].startswith("1 task(s), 2 control(s): all expectations met (")
     assert "checked examples/01-grade-summary: 2 control(s), ok" in result.stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import json
 import re
 import sqlite3
@@ -12,8 +14,10 @@ from typing import Any
 import pytest
 from click.testing import Result
 
+from benchsmith import resources
 from benchsmith.errors import UsageError
 from benchsmith.run import records
+from benchsmith.run.metrics import METRIC, Metric, Usage
 from benchsmith.run.present import render_html, render_text, report_json
 from benchsmith.run.report import build_report, compare, load_metrics
 
@@ -53,7 +57,9 @@ def add_run(
         )
     for seq, u in enumerate(usage, 1):
         conn.execute(
-            "INSERT INTO usage VALUES (?, ?, 1, 'm', ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+            "INSERT INTO usage (run_id, seq, stage, model, kind, calls, input_tokens, "
+            "uncached_input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
+            "cost_usd) VALUES (?, ?, 1, 'm', ?, ?, ?, ?, ?, ?, ?, ?)",
             (run_id, seq, u.get("kind", "main"), u.get("calls", 1), u["input"],
              u.get("uncached"), u.get("output", 0), u.get("read", 0), u.get("write", 0),
              u.get("cost")),
@@ -210,3 +216,35 @@ def test_report_cli_errors(tmp_path: Path, cli: Callable[..., Result]) -> None:
     bad.mkdir()
     (bad / records.DB_NAME).write_text("not sqlite", encoding="utf-8")
     assert cli("report", "--runs", bad).exit_code == 1
+
+
+def test_every_usage_field_is_stored_aggregated_and_shown(hand_built: Path) -> None:
+    """Adding a metric is adding a field of Usage: each one reaches every table and format."""
+    conn = records.open_runs(hand_built, create=False)
+    try:
+        columns = [row["name"] for row in conn.execute("PRAGMA table_info(usage)")]
+        runs_columns = [row["name"] for row in conn.execute("PRAGMA table_info(runs)")]
+        report = build_report(load_metrics(conn), ["A", "B"])
+    finally:
+        conn.close()
+    text, page = render_text(report), render_html(report)
+    data = json.loads(json.dumps(report_json(report)))
+    header_line = next(line for line in text.splitlines() if line.startswith("task  runs"))
+    summary_header = re.split(r"\s{2,}", header_line)
+    schema = resources.schema("run-record")["$defs"]
+    names = [item.name for item in dataclasses.fields(Usage)]
+    assert [m["name"] for m in data["metrics"]] == names
+    for item in dataclasses.fields(Usage):
+        metric: Metric = item.metadata[METRIC]
+        for figures in (data["corpus"][0]["figures"], data["comparison"]["corpus"]["a"]):
+            assert item.name in figures
+        assert metric.header in summary_header
+        assert f"<th>{html.escape(metric.header)}</th>" in page
+        assert re.search(rf"^{re.escape(metric.label)}\s{{2,}}\S", text, re.MULTILINE), item.name
+        if metric.event is None:  # measured by the runner, never reported per usage event
+            assert item.name not in schema["usageTotals"]["properties"]
+            assert item.name in runs_columns or item.name.startswith(("tool_", "compactions_"))
+        else:
+            assert metric.event.key in columns
+            assert metric.event.key in schema["usageEvent"]["properties"]
+            assert item.name in schema["usageTotals"]["properties"]

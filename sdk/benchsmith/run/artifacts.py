@@ -20,7 +20,7 @@ from benchsmith.run.data import (
     RunOutcome,
     StageRecord,
 )
-from benchsmith.run.metrics import cache_reuse, final_response_tokens, tool_totals, usage_totals
+from benchsmith.run.metrics import final_response_tokens, tool_totals, usage_record
 
 RECORD_SCHEMA = "benchsmith.run-record/v1"
 
@@ -59,7 +59,7 @@ def build_record(outcome: RunOutcome) -> dict[str, Any]:
         "times": _times(outcome),
         "stages": [_stage(s) for s in outcome.stages],
         "compactions": [_compaction(c) for c in outcome.compactions],
-        "usage": _usage(events),
+        "usage": usage_record(events),
         "tools": dict(zip(("calls", "result_bytes"), tool_totals(events), strict=True)),
         "final_response_tokens": final_response_tokens(events),
         "diagnostics": [_diagnostic(d) for d in outcome.diagnostics],
@@ -104,25 +104,6 @@ def _compaction(compaction: CompactionRecord) -> dict[str, Any]:
         "status": compaction.status,
         "seconds": None if compaction.seconds is None else round(compaction.seconds, 6),
         "detail": compaction.detail,
-    }
-
-
-def _usage(events: list[dict[str, Any]]) -> dict[str, Any]:
-    totals = usage_totals(events)
-    return {
-        "main_calls": totals.main_calls,
-        "aux_calls": dict(totals.aux_calls),
-        "input_tokens": totals.input_tokens,
-        "uncached_input_tokens": totals.uncached_input_tokens,
-        "output_tokens": totals.output_tokens,
-        "cache_read_tokens": totals.cache_read_tokens,
-        "cache_write_tokens": totals.cache_write_tokens,
-        "cost_usd": totals.cost_usd,
-        "peak_context_tokens": totals.peak_context_tokens,
-        "prompt_cache_reuse": cache_reuse(
-            totals.uncached_input_tokens, totals.cache_read_tokens, totals.cache_write_tokens
-        ),
-        "models": list(totals.models),
     }
 
 

@@ -163,7 +163,7 @@ def _outcome_json(outcome: "RunOutcome") -> dict[str, object]:
 
 def _print_outcomes(result: "BatchResult") -> None:
     from benchsmith.diagnostics import display_path
-    from benchsmith.run.present import text_table
+    from benchsmith.tables import text_table
 
     rows = [
         [

@@ -1,24 +1,38 @@
 """Rendering a :class:`~benchsmith.run.report.Report` as text tables, JSON data or one HTML page.
 
-All three are pure functions of the report. Per-arm tables show per-run means over scored
-runs; the comparison shows totals over matched strict-pass pairs and the candidate/reference
-ratio. Unknown values (cost not reported, cache reuse not derivable) print as ``n/a``.
+All three are pure functions of the report. Their metric columns are the fields of
+:class:`~benchsmith.run.metrics.Usage`, in order, with each field's header, label and digits.
+Per-arm tables show per-run means over scored runs (the largest value for a maximum); the
+comparison shows totals over matched strict-pass pairs and the candidate/reference ratio.
+Unknown values (cost not reported, cache reuse not derivable) print as ``n/a``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from benchsmith.run.metrics import Spec, specs
 from benchsmith.run.report import LEVELS, Comparison, ComparisonRow, Figures, Report, SummaryRow
+from benchsmith.tables import (
+    LEVEL,
+    RUN,
+    TASK,
+    VERDICT,
+    escape,
+    html_document,
+    html_table,
+    text_table,
+)
+from benchsmith.tables import LEVELS as LEVELS_WORD
 
-Cell = str
-Column = tuple[str, Callable[[SummaryRow], Cell]]
+Column = tuple[str, Callable[[SummaryRow], str]]
 
 NO_PAIRS = "no matched strict-pass pairs: no efficiency comparison"
 LEVEL_COLORS = ("#b91c1c", "#ea580c", "#d97706", "#ca8a04", "#65a30d", "#15803d")
+CACHE_REUSE = ("prompt cache reuse", "cache reuse")
+"""Label and header of the derived ``prompt_cache_reuse`` ratio."""
 
 
 def fmt(value: float | int | None, digits: int = 1) -> str:
@@ -35,66 +49,25 @@ def pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.0f}%"
 
 
-def _mean(name: str, digits: int = 1) -> Callable[[SummaryRow], Cell]:
-    return lambda row: fmt(row.figures.mean(name), digits)
+def _per_run(spec: Spec) -> Callable[[SummaryRow], str]:
+    def cell(row: SummaryRow) -> str:
+        value = row.figures.per_run(spec)
+        scaled = None if value is None else value / spec.metric.scale
+        return fmt(scaled, spec.metric.digits)
 
-
-def _compactions(figures: Figures) -> str:
-    text = (
-        f"{figures.compactions_requested}/{figures.compactions_completed}/"
-        f"{figures.compactions_failed}"
-    )
-    return text + (f" +{figures.compactions_natural}n" if figures.compactions_natural else "")
+    return cell
 
 
 SUMMARY_COLUMNS: tuple[Column, ...] = (
     ("runs", lambda r: str(r.runs)),
     ("scored", lambda r: str(r.scored)),
-    ("err", lambda r: str(r.errored)),
+    ("errored", lambda r: str(r.errored)),
     ("strict", lambda r: str(r.strict_passes)),
     ("rate", lambda r: pct(r.strict_pass_rate)),
-    ("levels 0-5", lambda r: "/".join(str(n) for n in r.levels)),
-    ("agent s", _mean("agent_seconds")),
-    ("life s", _mean("lifecycle_seconds")),
-    ("calls", _mean("main_calls")),
-    ("aux", _mean("aux_calls")),
-    ("tools", _mean("tool_calls")),
-    ("tool KiB", lambda r: fmt(_kib(r.figures.mean("tool_result_bytes")))),
-    ("compact r/c/f", lambda r: _compactions(r.figures)),
-    ("input", _mean("input_tokens", 0)),
-    ("uncached", _mean("uncached_input_tokens", 0)),
-    ("output", _mean("output_tokens", 0)),
-    ("cache rd", _mean("cache_read_tokens", 0)),
-    ("cache wr", _mean("cache_write_tokens", 0)),
-    ("cost $", _mean("cost_usd", 4)),
-    ("cache reuse", lambda r: pct(r.figures.prompt_cache_reuse)),
+    (LEVELS_WORD, lambda r: "/".join(str(n) for n in r.levels)),
+    *((s.metric.header, _per_run(s)) for s in specs()),
+    (CACHE_REUSE[1], lambda r: pct(r.figures.prompt_cache_reuse)),
 )
-
-PAIR_METRICS: tuple[tuple[str, str], ...] = (
-    ("agent seconds", "agent_seconds"),
-    ("lifecycle seconds", "lifecycle_seconds"),
-    ("main-model calls", "main_calls"),
-    ("auxiliary calls", "aux_calls"),
-    ("tool calls", "tool_calls"),
-    ("tool-result bytes", "tool_result_bytes"),
-    ("compactions requested", "compactions_requested"),
-    ("compactions completed", "compactions_completed"),
-    ("compactions failed", "compactions_failed"),
-    ("natural compactions", "compactions_natural"),
-    ("input tokens (as reported)", "input_tokens"),
-    ("uncached input tokens", "uncached_input_tokens"),
-    ("output tokens", "output_tokens"),
-    ("cache-read tokens", "cache_read_tokens"),
-    ("cache-write tokens", "cache_write_tokens"),
-    ("cost USD", "cost_usd"),
-    ("prompt cache reuse", "prompt_cache_reuse"),
-    ("final response tokens", "final_response_tokens"),
-    ("peak context tokens (max)", "peak_context_tokens"),
-)
-
-
-def _kib(value: float | None) -> float | None:
-    return None if value is None else value / 1024
 
 
 def ratio(a: float | int | None, b: float | int | None) -> str:
@@ -107,18 +80,6 @@ def ratio(a: float | int | None, b: float | int | None) -> str:
 # -- text -----------------------------------------------------------------------------------
 
 
-def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Columns padded to their widest cell; the first column left-aligned, others right."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-        return "  ".join([first, *rest]).rstrip()
-
-    return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, rows)])
-
-
 def summary_rows(rows: Sequence[SummaryRow], label: str) -> tuple[list[str], list[list[str]]]:
     """Headers and cells of a per-arm summary table."""
     headers = [label, *(name for name, _ in SUMMARY_COLUMNS)]
@@ -128,29 +89,30 @@ def summary_rows(rows: Sequence[SummaryRow], label: str) -> tuple[list[str], lis
 
 def pair_rows(rows: Sequence[ComparisonRow], label: str) -> tuple[list[str], list[list[str]]]:
     """Headers and cells of a comparison table by group (figures over strict pairs only)."""
-    headers = [label, "matched", "A strict", "B strict", "strict pairs", "agent s A",
-               "agent s B", "calls A", "calls B", "cost A", "cost B"]  # fmt: skip
+    compared = [s for s in specs() if s.metric.compare]
+    headers = [label, "matched", "A strict", "B strict", "strict pairs"]
+    headers += [f"{s.metric.header} {arm}" for s in compared for arm in "AB"]
     cells = []
     for row in rows:
-        figures = [
-            fmt(row.a.agent_seconds), fmt(row.b.agent_seconds), fmt(row.a.main_calls),
-            fmt(row.b.main_calls), fmt(row.a.cost_usd, 4), fmt(row.b.cost_usd, 4),
-        ]  # fmt: skip
         counts = [str(row.matched), str(row.a_passes), str(row.b_passes), str(row.strict_pairs)]
-        cells.append([row.key, *counts, *(figures if row.strict_pairs else ["-"] * 6)])
+        figures = [
+            fmt(getattr(side, s.name), s.metric.digits) if row.strict_pairs else "-"
+            for s in compared
+            for side in (row.a, row.b)
+        ]
+        cells.append([row.key, *counts, *figures])
     return headers, cells
 
 
 def metric_rows(row: ComparisonRow) -> tuple[list[str], list[list[str]]]:
     """Headers and cells of the totals over matched strict-pass pairs, metric by metric."""
     cells = []
-    for label, name in PAIR_METRICS:
-        a, b = getattr(row.a, name), getattr(row.b, name)
-        if name == "prompt_cache_reuse":
-            cells.append([label, pct(a), pct(b), ratio(a, b)])
-        else:
-            digits = 4 if name == "cost_usd" else 1
-            cells.append([label, fmt(a, digits), fmt(b, digits), ratio(a, b)])
+    for spec in specs():
+        a, b = getattr(row.a, spec.name), getattr(row.b, spec.name)
+        digits = spec.metric.digits
+        cells.append([spec.metric.label, fmt(a, digits), fmt(b, digits), ratio(a, b)])
+    a, b = row.a.prompt_cache_reuse, row.b.prompt_cache_reuse
+    cells.append([CACHE_REUSE[0], pct(a), pct(b), ratio(a, b)])
     return ["metric (totals)", "A", "B", "B/A"], cells
 
 
@@ -171,7 +133,7 @@ def render_text(report: Report, runs_dir: str = "") -> str:
 
 def _arm_sections(report: Report, arm: str) -> list[tuple[str, list[SummaryRow], str]]:
     return [
-        ("by task", [r for r in report.by_task if r.arm == arm], "task"),
+        ("by task", [r for r in report.by_task if r.arm == arm], TASK),
         ("by pressure class", [r for r in report.by_pressure if r.arm == arm], "pressure"),
         ("corpus", [r for r in report.corpus if r.arm == arm], "scope"),
     ]
@@ -185,7 +147,7 @@ def _comparison_text(comparison: Comparison) -> list[str]:
         f"efficiency only over matched strict-pass pairs: {corpus.strict_pairs} of "
         f"{corpus.matched} matched (task, repeat) pairs",
         "",
-        text_table(*pair_rows(comparison.by_task, "task")),
+        text_table(*pair_rows(comparison.by_task, TASK)),
         "",
         text_table(*pair_rows(comparison.by_pressure, "pressure")),
         "",
@@ -195,19 +157,28 @@ def _comparison_text(comparison: Comparison) -> list[str]:
     return parts
 
 
+DIAGNOSTIC_HEADERS = [RUN, "end", VERDICT, LEVEL]
+
+
+def _diagnostic_cells(report: Report) -> list[list[str]]:
+    return [
+        [r.run_id, r.end_reason or "", r.verdict_status or "-", fmt(r.level)]
+        for r in report.diagnostic
+    ]
+
+
+def _unfinished_cells(report: Report) -> list[list[str]]:
+    return [[r.run_id, r.status] for r in report.unfinished]
+
+
 def _extra_text(report: Report) -> list[str]:
     parts: list[str] = []
     if report.diagnostic:
         parts += ["", "== diagnostic reruns (not in any aggregate)", ""]
-        rows = [
-            [r.run_id, r.end_reason or "", r.verdict_status or "-", fmt(r.level)]
-            for r in report.diagnostic
-        ]
-        parts.append(text_table(["run", "end", "verdict", "level"], rows))
+        parts.append(text_table(DIAGNOSTIC_HEADERS, _diagnostic_cells(report)))
     if report.unfinished:
         parts += ["", "== unfinished runs (pending or interrupted)", ""]
-        rows = [[r.run_id, r.status] for r in report.unfinished]
-        parts.append(text_table(["run", "status"], rows))
+        parts.append(text_table([RUN, "status"], _unfinished_cells(report)))
     return parts
 
 
@@ -215,11 +186,35 @@ def _extra_text(report: Report) -> list[str]:
 
 
 def report_json(report: Report) -> dict[str, Any]:
-    """The report as plain data (figures are totals; divide by ``runs`` for means)."""
-    data = dataclasses.asdict(report)
+    """The report as plain data, with a legend of its metrics (``metrics``, in column order).
+
+    Figures are totals (divide by ``runs`` for means), each key a field of
+    :class:`~benchsmith.run.metrics.Usage` plus the derived ``prompt_cache_reuse``.
+    """
+    data: dict[str, Any] = _plain(report)
     for key in ("diagnostic", "unfinished"):
         data[key] = [_run_json(r) for r in data[key]]
+    data["metrics"] = [
+        {
+            "name": s.name,
+            "label": s.metric.label,
+            "unit": s.metric.unit,
+            "total": s.metric.total.value,
+        }
+        for s in specs()
+    ]
     return data
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses as dicts (figures with their cache reuse), tuples as lists."""
+    if isinstance(value, Figures):
+        return {**dataclasses.asdict(value), "prompt_cache_reuse": value.prompt_cache_reuse}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _run_json(run: dict[str, Any]) -> dict[str, Any]:
@@ -229,27 +224,6 @@ def _run_json(run: dict[str, Any]) -> dict[str, Any]:
 
 # -- HTML -----------------------------------------------------------------------------------
 
-CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1f2937}
-h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
-table{border-collapse:collapse;margin:.5rem 0 1rem;font-variant-numeric:tabular-nums}
-th,td{padding:.2rem .5rem;border-bottom:1px solid #e5e7eb;text-align:right;white-space:nowrap}
-th:first-child,td:first-child{text-align:left}th{background:#f3f4f6}
-.chart{display:grid;grid-template-columns:max-content max-content 24rem max-content;
-gap:.25rem .75rem;align-items:center}
-.bar{display:flex;height:1rem;background:#f3f4f6}.bar span{display:block}
-.legend span{display:inline-block;padding:0 .4rem;margin-right:.3rem;color:#fff}
-.warn{color:#b45309}
-"""
-
-
-def _html_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
 
 def level_chart(rows: Sequence[SummaryRow]) -> str:
     """Per task and arm, a bar of the progress-level distribution (CSS only, no script)."""
@@ -257,13 +231,13 @@ def level_chart(rows: Sequence[SummaryRow]) -> str:
     for row in rows:
         total = max(row.scored, 1)
         spans = "".join(
-            f'<span title="level {level}: {count}" style="width:{100 * count / total:.2f}%;'
+            f'<span title="{LEVEL} {level}: {count}" style="width:{100 * count / total:.2f}%;'
             f'background:{LEVEL_COLORS[level]}"></span>'
             for level, count in zip(LEVELS, row.levels, strict=True)
             if count
         )
         cells.append(
-            f"<div>{html.escape(row.key)}</div><div>{html.escape(row.arm)}</div>"
+            f"<div>{escape(row.key)}</div><div>{escape(row.arm)}</div>"
             f'<div class="bar">{spans}</div><div>{row.strict_passes}/{row.scored} strict</div>'
         )
     legend = "".join(
@@ -275,38 +249,32 @@ def level_chart(rows: Sequence[SummaryRow]) -> str:
 
 def render_html(report: Report, runs_dir: str = "") -> str:
     """The report as one self-contained HTML page (inline CSS, no scripts, no requests)."""
-    body = [f"<h1>benchsmith report</h1><p>runs: {html.escape(runs_dir)}</p>"]
-    body.append("<h2>Progress levels by task</h2>")
+    body = [f"<p>runs: {escape(runs_dir)}</p>", "<h2>Progress levels by task</h2>"]
     body.append(level_chart(sorted(report.by_task, key=lambda r: (r.key, r.arm))))
     for arm in report.arms:
         for title, rows, label in _arm_sections(report, arm):
-            body.append(f"<h2>Arm {html.escape(arm)}: {title} (means per scored run)</h2>")
-            body.append(_html_table(*summary_rows(rows, label)))
+            body.append(f"<h2>Arm {escape(arm)}: {title} (means per scored run)</h2>")
+            body.append(html_table(*summary_rows(rows, label)))
     if report.comparison:
-        body.append(_comparison_html(report.comparison))
+        body += _comparison_html(report.comparison)
     if report.diagnostic:
         body.append("<h2>Diagnostic reruns (not in any aggregate)</h2>")
-        cells = [
-            [r.run_id, r.end_reason or "", r.verdict_status or "-", fmt(r.level)]
-            for r in report.diagnostic
-        ]
-        body.append(_html_table(["run", "end", "verdict", "level"], cells))
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>benchsmith report</title><style>{CSS}</style></head>"
-        f"<body>{''.join(body)}</body></html>\n"
-    )
+        body.append(html_table(DIAGNOSTIC_HEADERS, _diagnostic_cells(report)))
+    if report.unfinished:
+        body.append("<h2>Unfinished runs (pending or interrupted)</h2>")
+        body.append(html_table([RUN, "status"], _unfinished_cells(report)))
+    return html_document("benchsmith report", body)
 
 
-def _comparison_html(comparison: Comparison) -> str:
+def _comparison_html(comparison: Comparison) -> list[str]:
     corpus = comparison.corpus
-    warnings = "".join(f'<p class="warn">{html.escape(w)}</p>' for w in comparison.warnings)
-    return (
-        f"<h2>Comparison: A = {html.escape(comparison.arm_a)} (reference), "
-        f"B = {html.escape(comparison.arm_b)} (candidate)</h2>"
+    return [
+        f"<h2>Comparison: A = {escape(comparison.arm_a)} (reference), "
+        f"B = {escape(comparison.arm_b)} (candidate)</h2>",
         f"<p>Efficiency only over matched strict-pass pairs: {corpus.strict_pairs} of "
-        f"{corpus.matched} matched (task, repeat) pairs.</p>{warnings}"
-        + _html_table(*pair_rows(comparison.by_task, "task"))
-        + _html_table(*pair_rows(comparison.by_pressure, "pressure"))
-        + (_html_table(*metric_rows(corpus)) if corpus.strict_pairs else f"<p>{NO_PAIRS}</p>")
-    )
+        f"{corpus.matched} matched (task, repeat) pairs.</p>",
+        *(f'<p class="warn">{escape(w)}</p>' for w in comparison.warnings),
+        html_table(*pair_rows(comparison.by_task, TASK)),
+        html_table(*pair_rows(comparison.by_pressure, "pressure")),
+        html_table(*metric_rows(corpus)) if corpus.strict_pairs else f"<p>{NO_PAIRS}</p>",
+    ]

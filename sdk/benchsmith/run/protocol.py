@@ -3,8 +3,9 @@
 An adapter is a command the runner starts once per *action* (``message`` or ``compact``)
 with the ``BENCHSMITH_*`` variables below, in the workspace, in its own process group. It
 appends one JSON object per line to ``$BENCHSMITH_EVENTS``. This module is the single
-definition of those names and of what a valid event line is; it imports only the standard
-library so the built-in adapters start fast. ``schemas/run-record.schema.json`` publishes the
+definition of those names and of what a valid event line is (a usage event's metric keys
+come from :mod:`benchsmith.run.metrics`); it imports only the standard library and that
+module so the built-in adapters start fast. ``schemas/run-record.schema.json`` publishes the
 same event shapes (``$defs``) for adapter authors.
 """
 
@@ -15,6 +16,8 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
+
+from benchsmith.run.metrics import usage_columns
 
 PROTOCOL_VERSION: Final = "1"
 
@@ -73,21 +76,22 @@ _WHAT: dict[_Check, str] = {
     _is_status: "'completed' or 'failed'",
 }
 
+
+def _usage_fields() -> tuple[dict[str, _Check], dict[str, _Check]]:
+    """Required and optional keys of a usage event: its dimensions, then every metric column."""
+    required: dict[str, _Check] = {"model": _is_name, "kind": _is_name}
+    optional: dict[str, _Check] = {}
+    for column in usage_columns():
+        check = _is_number if column.type is float else _is_int
+        (required if column.required else optional)[column.key] = check
+    return required, optional
+
+
 # type -> (required fields, optional fields); extra keys are kept verbatim.
 FIELDS: Final[Mapping[str, tuple[Mapping[str, _Check], Mapping[str, _Check]]]] = {
     "assistant": ({"text": _is_text}, {"tokens": _is_int}),
     "tool_call": ({"name": _is_name, "result_bytes": _is_int}, {"is_error": _is_bool}),
-    "usage": (
-        {"model": _is_name, "kind": _is_name, "input_tokens": _is_int, "output_tokens": _is_int},
-        {
-            "uncached_input_tokens": _is_int,
-            "cache_read_tokens": _is_int,
-            "cache_write_tokens": _is_int,
-            "cost_usd": _is_number,
-            "calls": _is_int,
-            "context_tokens": _is_int,
-        },
-    ),
+    "usage": _usage_fields(),
     "compaction": (
         {"status": _is_status},
         {"detail": _is_text, "tokens_before": _is_int, "tokens_after": _is_int},

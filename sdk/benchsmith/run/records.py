@@ -2,8 +2,9 @@
 
 Tables: ``runs`` (one row per run, reserved as ``pending`` before it starts so concurrent
 invocations never share a repeat number), ``stages``, ``events`` (the whole timeline),
-``usage``, ``compactions``, ``verdicts`` and ``diagnostics``. ``PRAGMA user_version`` holds
-the schema version. Only the parent process writes; several invocations may append to one
+``usage`` (a measure column per usage-event metric of :class:`~benchsmith.run.metrics.Usage`),
+``compactions``, ``verdicts`` and ``diagnostics``. ``PRAGMA user_version`` holds the schema
+version. Only the parent process writes; several invocations may append to one
 database (writes are short transactions behind SQLite's lock, with a busy timeout).
 """
 
@@ -20,7 +21,7 @@ from benchsmith import __version__
 from benchsmith.diagnostics import display_path
 from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.run.data import Entry, Kind, RunOutcome, RunPlan, TaskInfo
-from benchsmith.run.metrics import calls_of, final_response_tokens
+from benchsmith.run.metrics import event_values, final_response_tokens, usage_columns
 
 DB_NAME = "runs.db"
 SCHEMA_VERSION = 1
@@ -85,22 +86,6 @@ CREATE TABLE events (
     payload TEXT NOT NULL,
     PRIMARY KEY (run_id, seq)
 );
-CREATE TABLE usage (
-    run_id TEXT NOT NULL REFERENCES runs (run_id),
-    seq INTEGER NOT NULL,
-    stage INTEGER NOT NULL,
-    model TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    calls INTEGER NOT NULL,
-    input_tokens INTEGER NOT NULL,
-    uncached_input_tokens INTEGER,
-    output_tokens INTEGER NOT NULL,
-    cache_read_tokens INTEGER NOT NULL,
-    cache_write_tokens INTEGER NOT NULL,
-    cost_usd REAL,
-    context_tokens INTEGER,
-    PRIMARY KEY (run_id, seq)
-);
 CREATE TABLE compactions (
     run_id TEXT NOT NULL REFERENCES runs (run_id),
     number INTEGER NOT NULL,
@@ -137,6 +122,30 @@ CREATE TABLE diagnostics (
     PRIMARY KEY (run_id, number)
 );
 """
+
+USAGE_KEYS = ("run_id", "seq", "stage", "model", "kind")
+"""The ``usage`` table's columns before the measures of :func:`metrics.usage_columns`."""
+
+
+def usage_ddl() -> str:
+    """``CREATE TABLE usage``: one row per usage event, a column per reported metric."""
+    measures = "".join(f"    {c.key} {c.sql},\n" for c in usage_columns())
+    return (
+        "CREATE TABLE usage (\n"
+        "    run_id TEXT NOT NULL REFERENCES runs (run_id),\n"
+        "    seq INTEGER NOT NULL,\n"
+        "    stage INTEGER NOT NULL,\n"
+        "    model TEXT NOT NULL,\n"
+        "    kind TEXT NOT NULL,\n"
+        f"{measures}"
+        "    PRIMARY KEY (run_id, seq)\n"
+        ");\n"
+    )
+
+
+def _usage_names() -> list[str]:
+    return [*USAGE_KEYS, *(c.key for c in usage_columns())]
+
 
 DETAIL_TABLES = ("stages", "events", "usage", "compactions", "verdicts", "diagnostics")
 
@@ -184,7 +193,7 @@ def _ensure_schema(conn: sqlite3.Connection, path: Path) -> None:
         version = _version(conn)
         empty = not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'").fetchone()
         if version == 0 and empty:
-            for statement in DDL.split(";"):
+            for statement in (DDL + usage_ddl()).split(";"):
                 if statement.strip():
                     conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -316,13 +325,10 @@ def _insert_events(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
         "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [_event_row(outcome.run_id, e) for e in outcome.timeline],
     )
-    conn.executemany(
-        "INSERT INTO usage VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            _usage_row(outcome.run_id, e)
-            for e in outcome.timeline
-            if e.source == "adapter" and e.event["type"] == "usage"
-        ],
+    insert_usage(
+        conn,
+        outcome.run_id,
+        [e for e in outcome.timeline if e.source == "adapter" and e.event["type"] == "usage"],
     )
 
 
@@ -336,14 +342,21 @@ def _event_row(run_id: str, entry: Entry) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def _usage_row(run_id: str, entry: Entry) -> tuple[object, ...]:
-    event = entry.event
-    return (
-        run_id, entry.seq, entry.stage, event["model"], event["kind"], calls_of(event),
-        event["input_tokens"], event.get("uncached_input_tokens"), event["output_tokens"],
-        event.get("cache_read_tokens", 0), event.get("cache_write_tokens", 0),
-        event.get("cost_usd"), event.get("context_tokens"),
-    )  # fmt: skip
+def insert_usage(conn: sqlite3.Connection, run_id: str, entries: list[Entry]) -> None:
+    """Store a run's usage events, one ``usage`` row each."""
+    names = _usage_names()
+    conn.executemany(
+        f"INSERT INTO usage ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+        [
+            (run_id, e.seq, e.stage, e.event["model"], e.event["kind"], *event_values(e.event))
+            for e in entries
+        ],
+    )
+
+
+def usage_rows(conn: sqlite3.Connection) -> Iterator[sqlite3.Row]:
+    """Every ``usage`` row (keys and measures by column name), in run and event order."""
+    return conn.execute(f"SELECT {', '.join(_usage_names())} FROM usage ORDER BY run_id, seq")
 
 
 def _insert_compactions(conn: sqlite3.Connection, outcome: RunOutcome) -> None:

@@ -12,20 +12,31 @@ Rules:
 * efficiency figures of a single arm are over its scored runs; a comparison of two arms
   computes them only over *matched strict-pass pairs*: the same task and repeat, level 5 in
   both arms;
+* each figure of a set of runs combines as its field of :class:`~benchsmith.run.metrics.Usage`
+  says: a sum, a sum known only when every run knows it (uncached input, cost, final
+  response tokens) or the largest value (peak context);
 * ``prompt_cache_reuse = cache_read / (uncached_input + cache_read + cache_write)`` only
-  when every run in the set reports uncached input separately; cost only when every run in
-  the set reports one.
+  when every run in the set reports uncached input separately.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from benchsmith.errors import UsageError
-from benchsmith.run.metrics import cache_reuse
+from benchsmith.run.metrics import (
+    Spec,
+    Total,
+    Usage,
+    combine_runs,
+    event_totals,
+    figures_of,
+    make_usage,
+)
+from benchsmith.run.records import usage_rows
 
 T = TypeVar("T")
 LEVELS = tuple(range(6))
@@ -34,7 +45,7 @@ PRESSURE_ORDER = ("N", "L", "M", "H")
 
 @dataclass(frozen=True, slots=True)
 class RunMetrics:
-    """The figures of one recorded run."""
+    """One recorded run: who, what and how it ended, and its :class:`Usage` figures."""
 
     run_id: str
     arm: str
@@ -48,25 +59,7 @@ class RunMetrics:
     level: int | None
     task_digest: str
     timeout_seconds: float
-    agent_seconds: float = 0.0
-    lifecycle_seconds: float = 0.0
-    judge_seconds: float = 0.0
-    main_calls: int = 0
-    aux_calls: Mapping[str, int] = field(default_factory=dict)
-    tool_calls: int = 0
-    tool_result_bytes: int = 0
-    compactions_requested: int = 0
-    compactions_completed: int = 0
-    compactions_failed: int = 0
-    compactions_natural: int = 0
-    input_tokens: int = 0
-    uncached_input_tokens: int | None = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-    cost_usd: float | None = None
-    final_response_tokens: int | None = None
-    peak_context_tokens: int | None = None
+    usage: Usage = field(default_factory=Usage)
 
     @property
     def scored(self) -> bool:
@@ -80,75 +73,30 @@ class RunMetrics:
 
 
 @dataclass(frozen=True, slots=True)
-class Figures:
-    """Efficiency figures summed over a set of runs (divide by ``runs`` for means).
+class Figures(Usage):
+    """The :class:`Usage` of a set of runs, each figure combined by its ``Metric.total``.
 
-    ``peak_context_tokens`` is the largest peak of any run (``None`` when none reported).
+    Summed figures are totals (divide by ``runs`` for means); a maximum stays the largest.
     """
 
     runs: int = 0
-    agent_seconds: float = 0.0
-    lifecycle_seconds: float = 0.0
-    judge_seconds: float = 0.0
-    main_calls: int = 0
-    aux_calls: int = 0
-    tool_calls: int = 0
-    tool_result_bytes: int = 0
-    compactions_requested: int = 0
-    compactions_completed: int = 0
-    compactions_failed: int = 0
-    compactions_natural: int = 0
-    input_tokens: int = 0
-    uncached_input_tokens: int | None = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-    cost_usd: float | None = None
-    prompt_cache_reuse: float | None = None
-    final_response_tokens: int | None = None
-    peak_context_tokens: int | None = None
 
     def mean(self, name: str) -> float | None:
         """The per-run mean of a summed figure (``None`` when unknown or no runs)."""
         value = getattr(self, name)
         return None if value is None or not self.runs else float(value) / self.runs
 
-
-_SUMMED = (
-    "agent_seconds", "lifecycle_seconds", "judge_seconds", "main_calls", "tool_calls",
-    "tool_result_bytes", "compactions_requested", "compactions_completed",
-    "compactions_failed", "compactions_natural", "input_tokens", "output_tokens",
-    "cache_read_tokens", "cache_write_tokens",
-)  # fmt: skip
+    def per_run(self, spec: Spec) -> float | None:
+        """What tables show per run: the mean of a summed figure, or the maximum itself."""
+        if spec.metric.total is Total.MAX:
+            value = getattr(self, spec.name)
+            return None if value is None else float(value)
+        return self.mean(spec.name)
 
 
 def figures(runs: Sequence[RunMetrics]) -> Figures:
-    """Sum the efficiency figures of ``runs`` (unknown when any run does not report them)."""
-    sums: dict[str, Any] = {name: sum(getattr(r, name) for r in runs) for name in _SUMMED}
-    uncached = _known_sum([r.uncached_input_tokens for r in runs])
-    cost = _known_sum([r.cost_usd for r in runs]) if runs else None
-    final = _known_sum([r.final_response_tokens for r in runs]) if runs else None
-    peaks = [r.peak_context_tokens for r in runs if r.peak_context_tokens is not None]
-    return Figures(
-        runs=len(runs),
-        aux_calls=sum(sum(r.aux_calls.values()) for r in runs),
-        uncached_input_tokens=None if uncached is None else int(uncached),
-        cost_usd=None if cost is None else float(cost),
-        prompt_cache_reuse=cache_reuse(
-            None if uncached is None else int(uncached),
-            sums["cache_read_tokens"],
-            sums["cache_write_tokens"],
-        ),
-        final_response_tokens=None if final is None else int(final),
-        peak_context_tokens=max(peaks) if peaks else None,
-        **sums,
-    )
-
-
-def _known_sum(values: Sequence[float | int | None]) -> float | int | None:
-    if any(v is None for v in values):
-        return None
-    return sum(v for v in values if v is not None)
+    """The figures of ``runs`` (unknown when a rule needs every run and one does not know)."""
+    return Figures(runs=len(runs), **figures_of(combine_runs([r.usage for r in runs])))
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,28 +319,10 @@ def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report
 # -- loading --------------------------------------------------------------------------------
 
 _RUNS_SQL = """
-SELECT r.run_id, r.arm, r.task, r.pressure, r.repeat, r.kind, r.status, r.end_reason,
-       r.task_digest, r.timeout_seconds, r.agent_seconds, r.lifecycle_seconds,
-       r.judge_seconds, r.final_response_tokens, v.status AS verdict_status,
-       v.progress_level AS level
+SELECT r.*, v.status AS verdict_status, v.progress_level AS level
 FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id
 ORDER BY r.arm, r.task, r.kind, r.repeat
 """
-
-_USAGE_SQL = """
-SELECT run_id,
-       sum(CASE WHEN kind = 'main' THEN calls ELSE 0 END) AS main_calls,
-       sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
-       sum(cache_read_tokens) AS cache_read_tokens,
-       sum(cache_write_tokens) AS cache_write_tokens,
-       sum(uncached_input_tokens) AS uncached_sum, count(uncached_input_tokens) AS uncached_n,
-       sum(cost_usd) AS cost_sum, count(cost_usd) AS cost_n, count(*) AS n,
-       max(context_tokens) AS peak_context_tokens
-FROM usage GROUP BY run_id
-"""
-
-_AUX_SQL = "SELECT run_id, kind, sum(calls) AS calls FROM usage WHERE kind != 'main' "
-_AUX_SQL += "GROUP BY run_id, kind ORDER BY kind"
 
 _TOOLS_SQL = """
 SELECT run_id, count(*) AS tool_calls, coalesce(sum(result_bytes), 0) AS tool_result_bytes
@@ -410,42 +340,44 @@ FROM compactions GROUP BY run_id
 
 
 def load_metrics(conn: sqlite3.Connection) -> list[RunMetrics]:
-    """One :class:`RunMetrics` per recorded run."""
-    usage = {row["run_id"]: _usage_fields(row) for row in conn.execute(_USAGE_SQL)}
-    tools = {row["run_id"]: dict(row) for row in conn.execute(_TOOLS_SQL)}
-    compactions = {row["run_id"]: dict(row) for row in conn.execute(_COMPACTIONS_SQL)}
-    aux: dict[str, dict[str, int]] = {}
-    for row in conn.execute(_AUX_SQL):
-        aux.setdefault(row["run_id"], {})[row["kind"]] = int(row["calls"])
+    """One :class:`RunMetrics` per recorded run.
+
+    Every :class:`Usage` figure is read by its field name: the reported ones from the run's
+    ``usage`` rows (combined as run.json combines its events), the runner's from a column of
+    ``runs`` (times, final response tokens) or of the tool-call and compaction queries.
+    """
+    usage: dict[str, list[dict[str, Any]]] = {}
+    for row in usage_rows(conn):
+        usage.setdefault(row["run_id"], []).append(_event_of(row))
+    measured = {row["run_id"]: dict(row) for row in conn.execute(_TOOLS_SQL)}
+    for row in conn.execute(_COMPACTIONS_SQL):
+        measured.setdefault(row["run_id"], {}).update(dict(row))
     found = []
     for row in conn.execute(_RUNS_SQL):
-        fields = dict(row)
-        run_id = fields["run_id"]
-        for extra in (usage, tools, compactions):
-            fields.update({k: v for k, v in extra.get(run_id, {}).items() if k != "run_id"})
-        fields["aux_calls"] = aux.get(run_id, {})
-        found.append(_metrics(fields))
+        values = {**dict(row), **measured.get(row["run_id"], {})}
+        values.update(event_totals(usage.get(row["run_id"], [])))
+        found.append(_metrics(values))
     return found
 
 
-def _usage_fields(row: sqlite3.Row) -> dict[str, Any]:
-    raw = dict(row)
-    fields = {k: v for k, v in raw.items() if not k.endswith(("_sum", "_n")) and k != "n"}
-    fields["uncached_input_tokens"] = row["uncached_sum"] if row["uncached_n"] == row["n"] else None
-    fields["cost_usd"] = row["cost_sum"] if row["cost_n"] else None
-    return fields
+def _event_of(row: sqlite3.Row) -> dict[str, Any]:
+    """A usage row as the event it stored: a NULL measure was not reported."""
+    return {key: row[key] for key in row.keys() if row[key] is not None}  # noqa: SIM118
 
 
-def _metrics(fields: dict[str, Any]) -> RunMetrics:
-    for name in ("agent_seconds", "lifecycle_seconds", "judge_seconds"):
-        fields[name] = float(fields[name] or 0.0)
-    for name in (
-        "main_calls", "tool_calls", "tool_result_bytes", "input_tokens", "output_tokens",
-        "cache_read_tokens", "cache_write_tokens", "compactions_requested",
-        "compactions_completed", "compactions_failed", "compactions_natural",
-    ):  # fmt: skip
-        fields[name] = int(fields.get(name) or 0)
-    fields.setdefault("uncached_input_tokens", 0)
-    fields.setdefault("cost_usd", None)
-    fields.setdefault("peak_context_tokens", None)
-    return RunMetrics(**fields)
+def _metrics(values: dict[str, Any]) -> RunMetrics:
+    return RunMetrics(
+        run_id=values["run_id"],
+        arm=values["arm"],
+        task=values["task"],
+        pressure=values["pressure"],
+        repeat=values["repeat"],
+        kind=values["kind"],
+        status=values["status"],
+        end_reason=values["end_reason"],
+        verdict_status=values["verdict_status"],
+        level=values["level"],
+        task_digest=values["task_digest"],
+        timeout_seconds=values["timeout_seconds"],
+        usage=make_usage(values),
+    )
