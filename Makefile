@@ -56,6 +56,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_seed.py
 	$(BIN)/python bench/bench_check.py
 	$(BIN)/python bench/bench_run.py
+	$(BIN)/python bench/bench_export.py
 
 clean:
 	rm -rf $(VENV) $(HARBOR_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
