@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from typing import Any
 
 from harbor.agents.base import BaseAgent
 
@@ -63,13 +64,13 @@ class ProbeAgent(BaseAgent):
         """The agent's version."""
         return "1"
 
-    async def setup(self, environment: object) -> None:
+    async def setup(self, environment: Any) -> None:
         """Nothing to install."""
 
-    async def run(self, instruction: str, environment: object, context: object) -> None:
+    async def run(self, instruction: str, environment: Any, context: Any) -> None:
         """Probe the workspace and write the report under /logs/agent."""
-        result = await environment.exec(f"python3 -c {shlex.quote(PROBE)}")  # type: ignore[attr-defined]
+        result = await environment.exec(f"python3 -c {shlex.quote(PROBE)}")
         report = json.loads(result.stdout) if result.return_code == 0 else {"error": result.stderr}
         report["instruction"] = instruction
         text = shlex.quote(json.dumps(report, sort_keys=True))
-        await environment.exec(f"printf '%s' {text} > /logs/agent/probe.json")  # type: ignore[attr-defined]
+        await environment.exec(f"printf '%s' {text} > /logs/agent/probe.json")

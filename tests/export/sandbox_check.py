@@ -17,9 +17,9 @@ from pathlib import Path
 
 async def main(out: Path, name: str, scratch: Path) -> dict[str, object]:
     sys.path.insert(0, str(out))
-    from benchsmith_sandbox import BubblewrapEnvironment  # type: ignore[import-not-found]
-    from harbor.models.task.config import EnvironmentConfig  # type: ignore[import-not-found]
-    from harbor.models.trial.paths import TrialPaths  # type: ignore[import-not-found]
+    from benchsmith_sandbox import BubblewrapEnvironment
+    from harbor.models.task.config import EnvironmentConfig
+    from harbor.models.trial.paths import TrialPaths
 
     env = BubblewrapEnvironment(
         environment_dir=out / name / "environment",

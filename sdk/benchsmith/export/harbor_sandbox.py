@@ -45,6 +45,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -118,21 +119,37 @@ def _remove_tree(root: Path) -> None:
     shutil.rmtree(root, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def _writable(folder: Path) -> Iterator[None]:
+    """Let the caller add to ``folder`` (inputs are 0555), then restore its mode."""
+    mode = folder.stat().st_mode
+    if mode & 0o200:
+        yield
+        return
+    folder.chmod(mode | 0o700)
+    try:
+        yield
+    finally:
+        folder.chmod(mode)
+
+
 def _copy_into(source: Path, target: Path) -> None:
-    """Copy a file or a folder's contents to ``target``, replacing read-only files."""
+    """Copy a file or a folder's contents to ``target``, as root would (modes kept)."""
+    if not target.parent.exists():
+        target.parent.mkdir(parents=True)
     if source.is_dir():
-        target.mkdir(parents=True, exist_ok=True)
+        if not target.is_dir():
+            with _writable(target.parent):
+                target.mkdir()
         for item in sorted(source.iterdir()):
             _copy_into(item, target / item.name)
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.exists() or target.is_symlink():
-        _unlock(target.parent)
+    with _writable(target.parent):
         if target.is_dir() and not target.is_symlink():
             _remove_tree(target)
-        else:
+        elif target.exists() or target.is_symlink():
             target.unlink()
-    shutil.copy2(source, target, follow_symlinks=False)
+        shutil.copy2(source, target, follow_symlinks=False)
 
 
 def _hash_tree(root: Path) -> str:
@@ -176,6 +193,7 @@ class BubblewrapEnvironment(BaseEnvironment):
         self._root: Path | None = None
         self._entrypoint: subprocess.Popen[bytes] | None = None
         self._uploaded: set[str] = set()
+        self._python = self._prefix = ""
         super().__init__(
             environment_dir, environment_name, session_id, trial_paths, task_env_config,
             logger=logger, **kwargs,
@@ -225,6 +243,7 @@ class BubblewrapEnvironment(BaseEnvironment):
         """Stop the entrypoint; remove this session's files when ``delete``."""
         if self._entrypoint is not None:
             self._kill(self._entrypoint)
+            await asyncio.to_thread(self._entrypoint.wait)
             self._entrypoint = None
         if delete and self._root is not None:
             await asyncio.to_thread(_remove_tree, self._root)
@@ -251,6 +270,7 @@ class BubblewrapEnvironment(BaseEnvironment):
             out, err = await asyncio.wait_for(process.communicate(), timeout=timeout_sec or None)
         except TimeoutError:
             self._kill(process)
+            await process.wait()
             raise RuntimeError(f"Command timed out after {timeout_sec} seconds") from None
         except BaseException:
             self._kill(process)
