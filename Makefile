@@ -3,8 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Harbor (the Terminal-Bench successor) in its own Python 3.12 venv, never in the SDK's: the
+# tests export tasks and run them with Harbor's own linter and orchestrator.
+HARBOR_VERSION := 0.26.0
+HARBOR_VENV := .venv-harbor
+HARBOR_STAMP := $(HARBOR_VENV)/.installed-$(HARBOR_VERSION)
 
-.PHONY: install demo test lint typecheck unit corpus bench clean
+.PHONY: install harbor demo test lint typecheck unit corpus bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +18,15 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+$(HARBOR_STAMP): | $(STAMP)
+	rm -rf $(HARBOR_VENV)
+	"$$($(BIN)/python -c 'from benchsmith.pythons import require_python312; print(require_python312())')" \
+		-m venv $(HARBOR_VENV)
+	$(HARBOR_VENV)/bin/python -m pip install --quiet 'harbor==$(HARBOR_VERSION)'
+	touch $(HARBOR_STAMP)
+
+harbor: $(HARBOR_STAMP)
 
 demo: $(STAMP)
 	BIN=$(BIN) examples/demo.sh
@@ -24,8 +38,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
-	$(BIN)/python -m pytest
+# The Harbor tests skip without .venv-harbor; here they must run, so its absence fails them.
+unit: $(STAMP) $(HARBOR_STAMP)
+	BENCHSMITH_REQUIRE_HARBOR=1 $(BIN)/python -m pytest
 
 # The corpus is proven in CI: generated files current, lint clean, every control met.
 corpus: $(STAMP)
@@ -41,6 +56,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_seed.py
 	$(BIN)/python bench/bench_check.py
 	$(BIN)/python bench/bench_run.py
+	$(BIN)/python bench/bench_export.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(HARBOR_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -206,9 +206,11 @@ def workspace(
 
 def _register_packages() -> None:
     from benchsmith.check.cli import register as register_check
+    from benchsmith.export.cli import register as register_export
     from benchsmith.run.cli import register as register_run
 
     register_check(app)
+    register_export(app)
     register_run(app)
 
 

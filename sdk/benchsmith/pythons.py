@@ -48,6 +48,18 @@ def default_python() -> str:
     return sys.executable
 
 
+def require_python312() -> str:
+    """Return a working Python 3.12, for tools that need exactly the corpus's version.
+
+    Raises:
+        UsageError: When the machine has no Python 3.12 (on PATH or through pyenv).
+    """
+    found = default_python()
+    if found == sys.executable and sys.version_info[:2] != TARGET:
+        raise UsageError("no Python 3.12 found (on PATH as python3.12, or under pyenv)")
+    return found
+
+
 def resolve_python(explicit: str | None) -> str:
     """Return ``explicit`` (checked to run) or :func:`default_python`.
 

@@ -1,0 +1,104 @@
+"""CLI of the exporters: benchsmith export harbor.
+
+:func:register adds an export sub-app to the benchsmith app (benchsmith.cli calls
+it at import time, so nothing heavy is imported here at module level). No from __future__
+import annotations: typer evaluates the annotations at registration.
+"""
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
+
+OutOpt = Annotated[
+    Path,
+    typer.Option("--out", "-o", help="Output folder; OUT/NN-slug is replaced for each task."),
+]
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Export tasks that fail the pre-export gate (recorded in task.toml)."
+    ),
+]
+OFFLINE_ENV = "benchsmith_sandbox:BubblewrapEnvironment"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the export commands to the benchsmith app."""
+    from benchsmith.cli import guard
+
+    export_app = typer.Typer(
+        name="export",
+        help="Export tasks to other formats (Harbor tasks).",
+        no_args_is_help=True,
+        add_completion=False,
+    )
+    export_app.command("harbor")(guard(harbor))
+    app.add_typer(export_app, name="export")
+
+
+def harbor(
+    out: OutOpt,
+    tasks: TasksArg = None,
+    all_tasks: AllOpt = False,
+    corpus: CorpusOpt = Path("tasks"),
+    force: ForceOpt = False,
+    python: PythonOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write each task as a Harbor task folder (the harbor init --task layout, schema 1.4).
+
+    OUT/NN-slug holds task.toml (timeouts from the pressure class; pressure, stages
+    and compactions under metadata), instruction.md, steps/<stage>/ for staged tasks
+    (instruction.md, and workdir/ with the files the stage adds), environment/ (the
+    agent's image: the stage-1 workspace, inputs read-only, on python:3.12-slim pinned by
+    digest), solution/ (solve.sh installs the reference) and tests/ (test.sh runs the
+    task's judge and writes reward.json: reward = progress level / 5).
+    OUT/benchsmith_sandbox.py is a Harbor environment for machines without Docker.
+
+    A task is refused unless --force when its generated files are stale (build --check),
+    lint finds errors, its fixture lock is missing or it has no reference/. The full proof
+    stays benchsmith check.
+
+    Run an export: harbor run -p OUT/NN-slug -a oracle (Docker);
+    harbor run -p OUT -e daytona -a claude-code -m MODEL (Daytona, or -e modal);
+    without Docker: PYTHONPATH=OUT harbor run -p OUT/NN-slug -a oracle
+    --env benchsmith_sandbox:BubblewrapEnvironment.
+    """
+    from benchsmith.corpus import resolve_tasks
+    from benchsmith.diagnostics import display_path
+    from benchsmith.export import export_harbor
+
+    paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
+    result = export_harbor(paths, out, force=force, python=python)
+    if as_json:
+        payload = {
+            "out": display_path(result.out),
+            "sandbox": display_path(result.sandbox),
+            "environment": OFFLINE_ENV,
+            "tasks": [
+                {
+                    "source": display_path(t.source),
+                    "dest": display_path(t.dest),
+                    "files": t.files,
+                    "problems": list(t.problems),
+                }
+                for t in result.tasks
+            ],
+        }
+        typer.echo(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    for task in result.tasks:
+        typer.echo(f"exported {display_path(task.source)} -> {display_path(task.dest)}")
+        for problem in task.problems:
+            typer.echo(
+                f"warning: {display_path(task.source)}: exported with --force: {problem}", err=True
+            )
+    typer.echo(f"{len(result.tasks)} task(s) exported to {display_path(result.out)}")
+    typer.echo(
+        f"offline (no Docker): PYTHONPATH={display_path(result.out)} harbor run -p "
+        f"{display_path(result.out)}/NN-slug -a oracle --env {OFFLINE_ENV}"
+    )
