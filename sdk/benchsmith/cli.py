@@ -110,7 +110,7 @@ def build(
     as_json: JsonOpt = False,
 ) -> None:
     """Generate seed.py, judge.py, TASK.md, scenario.json and tasks.json from task.toml."""
-    from benchsmith.build import build as run_build
+    from benchsmith.building import build as run_build
     from benchsmith.corpus import resolve_tasks
 
     paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)

@@ -85,7 +85,7 @@ def lock(
 ) -> None:
     """Record seed.py's tree hashes (main at the final stage, and edge) in benchsmith.lock."""
     from benchsmith.corpus import resolve_tasks
-    from benchsmith.lock import lock_tasks
+    from benchsmith.lockfile import lock_tasks
     from benchsmith.pythons import resolve_python
 
     paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
