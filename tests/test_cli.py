@@ -6,12 +6,12 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 import typer
-from typer.core import TyperOption
 
+import benchsmith
 from benchsmith.cli import app
 from benchsmith.lint.registry import RULES
 from tests.conftest import MINIMAL_TASK, REPO
@@ -19,19 +19,48 @@ from tests.conftest import MINIMAL_TASK, REPO
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
+COMMANDS = {"new", "build", "lint", "rules", "vocab", "workspace", "check", "lock", "run", "report"}
+
+
 def commands() -> dict[str, Any]:
     group: Any = typer.main.get_command(app)
     return dict(group.commands)
 
 
-def test_every_command_has_help_and_every_option_is_described() -> None:
-    found = commands()
-    assert {"new", "build", "lint", "rules", "vocab", "workspace"} <= set(found)
-    for name, command in found.items():
-        assert (command.help or "").strip(), f"{name} has no help text"
+def undescribed(cli_app: typer.Typer) -> list[str]:
+    """Commands and parameters (arguments and options) of ``cli_app`` without help text."""
+    group: Any = typer.main.get_command(cli_app)
+    missing = []
+    for name, command in {"(root)": group, **group.commands}.items():
+        if not (command.help or "").strip():
+            missing.append(name)
         for param in command.params:
-            if isinstance(param, TyperOption) and param.name != "help":
-                assert (param.help or "").strip(), f"{name} {param.opts} has no help text"
+            if param.name != "help" and not (getattr(param, "help", None) or "").strip():
+                missing.append(f"{name} {param.name}")
+    return missing
+
+
+def test_every_command_and_parameter_has_help() -> None:
+    assert set(commands()) == COMMANDS
+    assert undescribed(app) == []
+
+
+def test_a_missing_help_text_is_noticed() -> None:
+    bare = typer.Typer()
+
+    @bare.command()
+    def documented(flag: Annotated[bool, typer.Option(help="Described.")] = False) -> None:
+        """Documented."""
+
+    @bare.command()
+    def silent(path: str, count: int = 1) -> None:
+        pass
+
+    assert undescribed(bare) == ["(root)", "silent", "silent path", "silent count"]
+
+
+def test_every_command_is_a_library_function() -> None:
+    assert set(commands()) == set(benchsmith.FUNCTIONS)
 
 
 def test_every_command_is_documented_in_the_readme() -> None:
