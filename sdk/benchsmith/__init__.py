@@ -30,6 +30,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
+from benchsmith._version import __version__
 from benchsmith.api import (
     PathArg,
     TaskArg,
@@ -68,8 +69,6 @@ if TYPE_CHECKING:
     from benchsmith.run.data import RunOutcome, RunPlan
     from benchsmith.run.records import RecordsError
     from benchsmith.run.report import Report
-
-__version__ = "0.1.0"
 
 FUNCTIONS = (
     "build", "check", "lint", "lock", "new", "report", "rules", "run", "vocab", "workspace",

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from benchsmith import __version__
+from benchsmith._version import __version__
 from benchsmith.cli import authoring, checking, running
 from benchsmith.cli._common import guard
 
