@@ -105,12 +105,14 @@ def test_lint_takes_one_path_or_several(make_task: Callable[..., Path]) -> None:
     assert benchsmith.lint(task, select=["BS2"]) == []
 
 
-def test_new_then_workspace_by_slug(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    task = benchsmith.new("tiny-sum", task_id=5, pressure="n", parent=corpus)
-    assert task == corpus / "05-tiny-sum"
-    made = benchsmith.workspace("tiny-sum", tmp_path / "ws", corpus=corpus)
-    assert made == tmp_path / "ws"
+def test_new_then_workspace_by_slug_at_a_relative_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    task = benchsmith.new("tiny-sum", task_id=5, pressure="n", parent="corpus")
+    assert task == Path("corpus/05-tiny-sum")
+    made = benchsmith.workspace("tiny-sum", "ws", corpus="corpus")
+    assert made == Path("ws")
     assert (made / "TASK.md").is_file() and not (made / "judge.py").exists()
 
 
