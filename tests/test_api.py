@@ -6,6 +6,7 @@ import importlib
 import inspect
 import json
 import pkgutil
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -15,7 +16,7 @@ import pytest
 
 import benchsmith
 from benchsmith import api
-from tests.conftest import MINIMAL_TASK
+from tests.conftest import MINIMAL_TASK, REPO
 
 HEAVY = ("typer", "click", "rich", "jinja2", "jsonschema", "faker", "cookiecutter")
 
@@ -144,3 +145,29 @@ def test_check_announces_its_work_and_each_finished_control(
     assert sorted(e.control for e in finished) == ["empty", "isolation"]
     with pytest.raises(benchsmith.UsageError, match="unknown control"):
         benchsmith.check(task, controls=["nope"])
+
+
+def readme_example() -> str:
+    """The Python block of the README's "Library use" section."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Library use\n", 1)[1].split("\n## ", 1)[0]
+    [code] = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    return str(code)
+
+
+def test_the_readme_library_example_runs(
+    example_copy: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    task = example_copy("01-grade-summary")
+    monkeypatch.chdir(task.parent.parent)
+    exec(compile(readme_example(), "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("built ['grade-summary'], ")
+    assert printed[1:3] == [
+        "empty: observed 0, expected 0",
+        "isolation: observed clean, expected nothing private",
+    ]
+    assert "TASK.md" in printed[3]
+    assert printed[4].startswith("error: examples/no-such-task: not a task folder")
