@@ -20,7 +20,7 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import median_seconds, synthetic_corpus
-from benchsmith import build as build_module
+from benchsmith import building as build_module
 from benchsmith.generate import format as format_module
 
 GENERATED = ("seed.py", "TASK.md", "scenario.json", "benchsmith.lock")

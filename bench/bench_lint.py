@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import EXAMPLES, REPO, median_seconds, synthetic_corpus
-from benchsmith.build import build
+from benchsmith.building import build
 from benchsmith.lint import lint_paths, purity
 
 

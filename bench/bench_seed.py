@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchsmith.build import build
+from benchsmith.building import build
 from benchsmith.pythons import default_python
 from benchsmith.runtime.benchlib import file_digest
 

@@ -6,12 +6,12 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 import typer
-from typer.core import TyperOption
 
+import benchsmith
 from benchsmith.cli import app
 from benchsmith.lint.registry import RULES
 from tests.conftest import MINIMAL_TASK, REPO
@@ -19,24 +19,68 @@ from tests.conftest import MINIMAL_TASK, REPO
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
+COMMANDS = {
+    "new", "build", "lint", "rules", "vocab", "workspace", "check", "lock", "run", "report",
+    "export harbor",
+}  # fmt: skip
+
+
+def leaves(group: Any, prefix: str = "") -> dict[str, Any]:
+    """Every command of ``group`` by its full name (``export harbor``), sub-groups included."""
+    found: dict[str, Any] = {}
+    for name, command in group.commands.items():
+        found[f"{prefix}{name}"] = command
+        if hasattr(command, "commands"):
+            found.update(leaves(command, f"{prefix}{name} "))
+    return found
+
+
 def commands() -> dict[str, Any]:
-    group: Any = typer.main.get_command(app)
-    return dict(group.commands)
+    """The commands (not the groups) of the benchsmith app, by full name."""
+    every = leaves(typer.main.get_command(app))
+    return {k: v for k, v in every.items() if not hasattr(v, "commands")}
 
 
-def test_every_command_has_help_and_every_option_is_described() -> None:
-    found = commands()
-    assert {"new", "build", "lint", "rules", "vocab", "workspace"} <= set(found)
-    for name, command in found.items():
-        assert (command.help or "").strip(), f"{name} has no help text"
+def undescribed(cli_app: typer.Typer) -> list[str]:
+    """Commands and parameters (arguments and options) of ``cli_app`` without help text."""
+    group: Any = typer.main.get_command(cli_app)
+    missing = []
+    for name, command in {"(root)": group, **leaves(group)}.items():
+        if not (command.help or "").strip():
+            missing.append(name)
         for param in command.params:
-            if isinstance(param, TyperOption) and param.name != "help":
-                assert (param.help or "").strip(), f"{name} {param.opts} has no help text"
+            if param.name != "help" and not (getattr(param, "help", None) or "").strip():
+                missing.append(f"{name} {param.name}")
+    return missing
+
+
+def test_every_command_and_parameter_has_help() -> None:
+    assert set(commands()) == COMMANDS
+    assert undescribed(app) == []
+
+
+def test_a_missing_help_text_is_noticed() -> None:
+    bare = typer.Typer()
+
+    @bare.command()
+    def documented(flag: Annotated[bool, typer.Option(help="Described.")] = False) -> None:
+        """Documented."""
+
+    @bare.command()
+    def silent(path: str, count: int = 1) -> None:
+        pass
+
+    assert undescribed(bare) == ["(root)", "silent", "silent path", "silent count"]
+
+
+def test_every_command_is_a_library_function() -> None:
+    assert {name.replace(" ", "_") for name in commands()} == set(benchsmith.FUNCTIONS)
 
 
 def test_every_command_is_documented_in_the_readme() -> None:
     for name in commands():
-        assert re.search(rf"^### benchsmith {name}$", README, re.MULTILINE), name
+        top = name.split()[0]
+        assert re.search(rf"^### benchsmith {top}$", README, re.MULTILINE), name
 
 
 def test_every_rule_code_is_documented() -> None:
@@ -46,7 +90,7 @@ def test_every_rule_code_is_documented() -> None:
 
 def test_help_runs_for_every_command(cli: Callable[..., Any]) -> None:
     for name in commands():
-        result = cli(name, "--help")
+        result = cli(*name.split(), "--help")
         assert result.exit_code == 0
         assert "Usage:" in result.output
 

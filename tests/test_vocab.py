@@ -12,7 +12,7 @@ from typing import Any
 
 import faker
 
-from benchsmith.build import build
+from benchsmith.building import build
 from tests.conftest import MINIMAL_TASK
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from cookiecutter.main import cookiecutter
 
 from benchsmith import resources
-from benchsmith.build import build
+from benchsmith.building import build
 from benchsmith.corpus import corpus_root_tasks
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.load import read_task

@@ -61,7 +61,8 @@ def create_workspace(
     if dest.exists():
         raise UsageError(f"{display_path(dest)} already exists")
     dest.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".benchsmith-ws-", dir=dest.parent) as tmp:
+    # Absolute: seed.py runs in the task folder, where a relative path means something else.
+    with tempfile.TemporaryDirectory(prefix=".benchsmith-ws-", dir=dest.parent.absolute()) as tmp:
         built = Path(tmp) / "ws"
         benchlib.make_workspace(layout_for(spec), built, stage=stage, python=resolve_python(python))
         built.rename(dest)

@@ -1,4 +1,4 @@
-"""Fixtures of the battery tests: copies of the example tasks and a CLI app with check/lock."""
+"""Fixtures of the battery tests: copies of the example tasks and the CLI."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from benchsmith import resources
-from benchsmith.check.cli import register
+from benchsmith.cli import app
 from benchsmith.pythons import default_python
 
 REPO = Path(__file__).resolve().parents[2]
@@ -23,21 +22,9 @@ TASKS = ("01-grade-summary", "02-pantry-ledger")
 CopyExample = Callable[[str], Path]
 
 
-def check_app() -> typer.Typer:
-    """A typer app holding only the battery's commands (independent of the other packages)."""
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @app.callback()
-    def root() -> None:
-        """benchsmith (test app)."""
-
-    register(app)
-    return app
-
-
 def invoke(*args: str | Path) -> Any:
-    """Run the test app in-process; returns the click Result."""
-    return CliRunner().invoke(check_app(), [str(a) for a in args], catch_exceptions=False)
+    """Run the benchsmith CLI in-process; returns the click Result."""
+    return CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
 
 
 def copy_example(root: Path, name: str) -> Path:

@@ -1,22 +1,8 @@
-"""The check and lock commands: help, usage errors, text output."""
+"""The check and lock commands: usage errors, text output (help: tests/test_cli.py)."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.check.conftest import EXAMPLES, check_app, invoke
-
-
-@pytest.mark.parametrize("command", ["check", "lock"])
-def test_every_option_has_help(command: str) -> None:
-    group = check_app()
-    import typer.main
-
-    click_group = typer.main.get_command(group)
-    click_command = click_group.commands[command]  # type: ignore[attr-defined]
-    assert click_command.help
-    for param in click_command.params:
-        assert getattr(param, "help", None), f"{command} {param.name} has no help"
+from tests.check.conftest import EXAMPLES, invoke
 
 
 def test_an_unknown_control_is_a_usage_error() -> None:

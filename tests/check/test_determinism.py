@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.build import build
+from benchsmith.building import build
 from benchsmith.check.battery import CheckOptions, check_tasks
 from benchsmith.check.results import ControlResult
 from tests.check.conftest import CopyExample

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchsmith.lock import fixture_hashes, lock_tasks
+from benchsmith.lockfile import fixture_hashes, lock_tasks
 from benchsmith.runtime import benchlib
 from tests.check.conftest import CopyExample, invoke
 

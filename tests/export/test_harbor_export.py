@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from benchsmith.build import build
+from benchsmith.building import build
 from benchsmith.dsl.load import load_task
 from benchsmith.errors import UsageError
 from benchsmith.export import ExportRefusedError, export_harbor

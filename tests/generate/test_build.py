@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.build import build
+from benchsmith.building import build
 from benchsmith.errors import ConflictError, StaleError, TaskSpecError
 from benchsmith.generate import env
 from tests.conftest import EXAMPLES, MINIMAL_TASK

@@ -18,7 +18,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchsmith.build import build
+from benchsmith.building import build
 from benchsmith.dsl.toml_text import toml_string, toml_value
 from tests.conftest import build_file_tree
 

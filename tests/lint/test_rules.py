@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.build import build
+from benchsmith.building import build
 from benchsmith.diagnostics import Diagnostic, Severity
 from benchsmith.lint import lint_paths
 from tests.conftest import EXAMPLES, MINIMAL_TASK

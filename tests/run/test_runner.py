@@ -415,7 +415,7 @@ with open(os.environ["BENCHSMITH_EVENTS"], "a") as events:
 
 
 def test_services_run_during_the_agent_run_and_stop_after(tmp_path: Path) -> None:
-    from benchsmith.build import build
+    from benchsmith.building import build
     from tests.run.test_invoke import alive
 
     task = tmp_path / "corpus" / "09-price-lookup"

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from benchsmith.check.battery import CheckOptions, ProgressEvent, check_tasks
     from benchsmith.check.present import html_page, table_text
     from benchsmith.check.results import CheckReport, ControlResult, TaskReport
-    from benchsmith.lock import LockResult, lock_tasks
+    from benchsmith.lockfile import LockResult, lock_tasks
 
 _EXPORTS = {
     "CheckOptions": "benchsmith.check.battery",
@@ -27,8 +27,8 @@ _EXPORTS = {
     "CheckReport": "benchsmith.check.results",
     "ControlResult": "benchsmith.check.results",
     "TaskReport": "benchsmith.check.results",
-    "LockResult": "benchsmith.lock",
-    "lock_tasks": "benchsmith.lock",
+    "LockResult": "benchsmith.lockfile",
+    "lock_tasks": "benchsmith.lockfile",
 }
 
 __all__ = [

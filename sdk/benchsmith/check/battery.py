@@ -28,7 +28,7 @@ from benchsmith.dsl.load import load_task
 from benchsmith.dsl.model import TaskSpec
 from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.judging import JudgeCall, read_judge_command
-from benchsmith.lock import read_lock
+from benchsmith.lockfile import read_lock
 from benchsmith.runtime import benchlib
 from benchsmith.workspace import layout_for, require_built
 

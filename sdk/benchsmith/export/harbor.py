@@ -31,7 +31,7 @@ from benchsmith.dsl.load import load_task
 from benchsmith.dsl.model import TaskSpec
 from benchsmith.errors import BenchsmithError, StaleError, UsageError
 from benchsmith.export.harbor_task import StageFiles, TaskPlan, plan_task, source_name
-from benchsmith.lock import read_lock
+from benchsmith.lockfile import read_lock
 from benchsmith.pythons import resolve_python
 from benchsmith.runtime import benchlib
 from benchsmith.workspace import layout_for, require_built
@@ -127,7 +127,7 @@ def export_harbor(
 
 def gate(specs: Sequence[TaskSpec]) -> dict[str, list[str]]:
     """What makes each task unfit for export (empty lists for sound tasks)."""
-    from benchsmith.build import build
+    from benchsmith.building import build
     from benchsmith.lint import lint_paths
 
     found: dict[str, list[str]] = {source_name(s): [] for s in specs}

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from benchsmith.build import build
+from benchsmith.building import build
 from benchsmith.corpus import read_settings
 from benchsmith.diagnostics import Diagnostic, display_path
 from benchsmith.dsl.locate import locate_json
@@ -17,7 +17,7 @@ from benchsmith.generate import regions
 from benchsmith.judging import judge_command_problem
 from benchsmith.lint.context import CorpusContext
 from benchsmith.lint.registry import corpus_rule
-from benchsmith.lock import file_entry, read_lock, sha256_text
+from benchsmith.lockfile import file_entry, read_lock, sha256_text
 
 GENERATED_CODES = {
     "tasks.json": (

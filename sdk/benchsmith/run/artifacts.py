@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from benchsmith import __version__
+from benchsmith._version import __version__
 from benchsmith.judging import Verdict
 from benchsmith.run.data import (
     CompactionRecord,

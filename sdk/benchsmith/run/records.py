@@ -17,7 +17,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from benchsmith import __version__
+from benchsmith._version import __version__
 from benchsmith.diagnostics import display_path
 from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.run.data import Entry, Kind, RunOutcome, RunPlan, TaskInfo

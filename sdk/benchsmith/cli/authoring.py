@@ -1,79 +1,27 @@
-"""The ``benchsmith`` command line: a thin typer layer over the library.
+"""Authoring commands: ``new``, ``build``, ``lint``, ``rules``, ``vocab``, ``workspace``.
 
-This is the one place that prints user errors and chooses exit codes: 0 success, 1 findings
-or failed expectations, 2 usage errors. Library code raises
-:class:`~benchsmith.errors.BenchsmithError`.
+Each command calls the library function of the same name and prints its result.
 """
 
-from __future__ import annotations
-
-import functools
-import json
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated
 
 import typer
 
-from benchsmith import __version__
-from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
-from benchsmith.diagnostics import Diagnostic, display_path, has_errors, render_json, render_text
-from benchsmith.errors import BenchsmithError, UsageError
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-app = typer.Typer(
-    name="benchsmith",
-    help="Author, validate and run hermetic benchmark tasks for coding agents.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
+import benchsmith
+from benchsmith.cli._common import (
+    AllOpt,
+    Command,
+    CorpusOpt,
+    JsonOpt,
+    PythonOpt,
+    TasksArg,
+    emit_json,
 )
+from benchsmith.diagnostics import display_path, has_errors, render_json, render_text
+from benchsmith.errors import UsageError
 
 
-def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
-    if diagnostics:
-        typer.echo(render_text(diagnostics), err=True)
-
-
-def guard(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn SdkErrors into a message, located diagnostics and the error's exit code."""
-
-    @functools.wraps(command)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return command(*args, **kwargs)
-        except BenchsmithError as exc:
-            _print_diagnostics(exc.diagnostics)
-            typer.echo(f"error: {exc.message}", err=True)
-            raise typer.Exit(exc.exit_code) from None
-
-    return wrapper
-
-
-def emit_json(payload: Any) -> None:
-    typer.echo(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False))
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"benchsmith {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def root(
-    version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
-    ] = False,
-) -> None:
-    """Author, validate and run hermetic benchmark tasks for coding agents."""
-
-
-@app.command()
-@guard
 def new(
     slug: Annotated[str, typer.Argument(help="Task slug: lower-case words joined by hyphens.")],
     task_id: Annotated[int, typer.Option("--id", min=1, max=99, help="Task number.")],
@@ -85,9 +33,7 @@ def new(
     as_json: JsonOpt = False,
 ) -> None:
     """Scaffold PARENT/NN-SLUG from the template and build it."""
-    from benchsmith.scaffold import new_task
-
-    task_dir = new_task(slug, task_id, pressure.upper(), parent, title)
+    task_dir = benchsmith.new(slug, task_id=task_id, pressure=pressure, parent=parent, title=title)
     if as_json:
         emit_json({"task": display_path(task_dir)})
         return
@@ -95,8 +41,6 @@ def new(
     typer.echo(f"next: edit {display_path(task_dir / 'task.toml')}, then benchsmith build and lint")
 
 
-@app.command()
-@guard
 def build(
     tasks: TasksArg = None,
     all_tasks: AllOpt = False,
@@ -110,11 +54,9 @@ def build(
     as_json: JsonOpt = False,
 ) -> None:
     """Generate seed.py, judge.py, TASK.md, scenario.json and tasks.json from task.toml."""
-    from benchsmith.build import build as run_build
-    from benchsmith.corpus import resolve_tasks
-
-    paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
-    result = run_build(paths, check=check, force=force)
+    result = benchsmith.build(
+        tasks or (), all_tasks=all_tasks, corpus=corpus, check=check, force=force
+    )
     if as_json:
         files = [{"path": display_path(f.path), "status": f.status} for f in result.files]
         emit_json({"files": files, "tasks": [t.dirname for t in result.tasks]})
@@ -126,8 +68,6 @@ def build(
         typer.echo(f"built {len(result.tasks)} task(s), {len(result.changed)} file(s) changed")
 
 
-@app.command()
-@guard
 def lint(
     paths: Annotated[
         list[Path] | None, typer.Argument(help="Task folders or corpus roots (default: tasks).")
@@ -141,11 +81,9 @@ def lint(
     ] = None,
 ) -> None:
     """Check tasks and corpora; print findings as path:line:col: CODE message."""
-    from benchsmith.lint import lint_paths
-
     if output_format not in ("text", "json"):
         raise UsageError(f"--format must be text or json, not {output_format!r}")
-    findings = lint_paths(paths or [Path("tasks")], select=frozenset(select or ()))
+    findings = benchsmith.lint(paths or Path("tasks"), select=select or ())
     if output_format == "json":
         typer.echo(render_json(findings))
     elif findings:
@@ -154,21 +92,16 @@ def lint(
     raise typer.Exit(1 if failing else 0)
 
 
-@app.command()
-@guard
 def rules(as_json: JsonOpt = False) -> None:
     """List every lint rule code with what it checks."""
-    from benchsmith.lint.registry import RULES
-
+    found = benchsmith.rules()
     if as_json:
-        emit_json([{"code": r.code, "summary": r.summary} for r in RULES.values()])
+        emit_json([{"code": r.code, "summary": r.summary} for r in found])
         return
-    for rule in RULES.values():
+    for rule in found:
         typer.echo(f"{rule.code}  {rule.summary}")
 
 
-@app.command()
-@guard
 def vocab(
     name: Annotated[str, typer.Argument(help="Vocabulary name (a-z, 0-9, _).")],
     provider: Annotated[str, typer.Option(help="Faker provider method, e.g. company.")],
@@ -178,14 +111,10 @@ def vocab(
     seed: Annotated[int | None, typer.Option(help="Faker seed (default: 20260831 + id).")] = None,
 ) -> None:
     """Freeze a Faker vocabulary into TASK/vocab/NAME.json (seed.py never imports Faker)."""
-    from benchsmith.vocab import freeze_vocabulary
-
-    path = freeze_vocabulary(task, name, provider=provider, count=count, locale=locale, seed=seed)
+    path = benchsmith.vocab(task, name, provider=provider, count=count, locale=locale, seed=seed)
     typer.echo(f"wrote {display_path(path)}")
 
 
-@app.command()
-@guard
 def workspace(
     task: Annotated[str, typer.Argument(help="Task folder, id or slug.")],
     dest: Annotated[Path, typer.Argument(help="Folder to create (must not exist).")],
@@ -195,32 +124,10 @@ def workspace(
     python: PythonOpt = None,
 ) -> None:
     """Materialize the workspace exactly as the runner gives it to an agent."""
-    from benchsmith.corpus import resolve_task
-    from benchsmith.workspace import create_workspace
-
-    made = create_workspace(
-        resolve_task(task, corpus), dest, stage=None if final else stage, python=python
+    made = benchsmith.workspace(
+        task, dest, stage=None if final else stage, corpus=corpus, python=python
     )
     typer.echo(f"workspace ready: {display_path(made)}")
 
 
-def _register_packages() -> None:
-    from benchsmith.check.cli import register as register_check
-    from benchsmith.export.cli import register as register_export
-    from benchsmith.run.cli import register as register_run
-
-    register_check(app)
-    register_export(app)
-    register_run(app)
-
-
-_register_packages()
-
-
-def main() -> None:
-    """Entry point of the ``benchsmith`` console script."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
+COMMANDS: tuple[Command, ...] = (new, build, lint, rules, vocab, workspace)

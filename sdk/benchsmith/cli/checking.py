@@ -1,19 +1,25 @@
-"""CLI commands of the validation battery (``check``, ``lock``).
+"""Validation commands: ``check`` and ``lock``.
 
-The commands are plain functions with typer annotations; :func:`register` wraps them in the
-CLI's error guard and adds them to the app (``benchsmith.cli`` calls it at import time, so nothing
-heavy is imported here at module level).
+Each command calls the library function of the same name and prints its result.
 """
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
+import benchsmith
+from benchsmith.cli._common import (
+    AllOpt,
+    Command,
+    CorpusOpt,
+    JsonOpt,
+    PythonOpt,
+    TasksArg,
+    emit_json,
+)
 
 if TYPE_CHECKING:
     from benchsmith.check.battery import ProgressEvent
@@ -34,14 +40,6 @@ ControlOpt = Annotated[
 ]
 
 
-def register(app: typer.Typer) -> None:
-    """Add this package's commands to the benchsmith app."""
-    from benchsmith.cli import guard
-
-    app.command("check")(guard(check))
-    app.command("lock")(guard(lock))
-
-
 def check(
     tasks: TasksArg = None,
     all_tasks: AllOpt = False,
@@ -56,17 +54,13 @@ def check(
 
     Exit 0 only when every task meets every expectation.
     """
-    from benchsmith.check.battery import CheckOptions, check_tasks, default_jobs, selected_controls
     from benchsmith.check.present import html_page, table_text
-    from benchsmith.corpus import resolve_tasks
-    from benchsmith.pythons import resolve_python
 
-    paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
-    names = tuple(control or ())
-    count = len(selected_controls(names))
-    options = CheckOptions(resolve_python(python), jobs or default_jobs(len(paths)), names)
-    with _Progress(len(paths) * count, count) as report_progress:
-        report = check_tasks(paths, options, report_progress)
+    with _Progress() as progress:
+        report = benchsmith.check(
+            tasks or (), all_tasks=all_tasks, corpus=corpus, controls=control or (), jobs=jobs,
+            python=python, on_start=progress.start, on_finish=progress.advance,
+        )  # fmt: skip
     if html is not None:
         _write_html(html, html_page(report))
     if as_json:
@@ -84,15 +78,9 @@ def lock(
     as_json: JsonOpt = False,
 ) -> None:
     """Record seed.py's tree hashes (main at the final stage, and edge) in benchsmith.lock."""
-    from benchsmith.corpus import resolve_tasks
-    from benchsmith.lock import lock_tasks
-    from benchsmith.pythons import resolve_python
-
-    paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
-    results = lock_tasks(paths, python=resolve_python(python))
+    results = benchsmith.lock(tasks or (), all_tasks=all_tasks, corpus=corpus, python=python)
     if as_json:
-        payload = [r.to_dict() for r in results]
-        typer.echo(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False))
+        emit_json([r.to_dict() for r in results])
         return
     for result in results:
         hashes = ", ".join(f"{k} {v[:12]}" for k, v in sorted(result.hashes.items()))
@@ -108,13 +96,22 @@ def _write_html(path: Path, page: str) -> None:
 class _Progress:
     """Progress on stderr: a rich bar on a terminal, one line per finished task otherwise."""
 
-    def __init__(self, total: int, per_task: int) -> None:
-        self.total, self.per_task = total, per_task
+    def __init__(self) -> None:
+        self.per_task = 0
         self.done: dict[str, list[bool]] = {}
         self.bar: Any = None
         self.task_id: Any = None
 
-    def __enter__(self) -> Callable[["ProgressEvent"], None]:
+    def __enter__(self) -> "_Progress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def start(self, task_dirs: list[Path], controls: list[str]) -> None:
+        """Size the bar: every control of every task."""
+        self.per_task = len(controls)
         if sys.stderr.isatty():
             from rich.console import Console
             from rich.progress import Progress
@@ -122,12 +119,7 @@ class _Progress:
             # No refresh thread: check forks its worker processes, which wants one thread.
             self.bar = Progress(console=Console(stderr=True), transient=True, auto_refresh=False)
             self.bar.start()
-            self.task_id = self.bar.add_task("checking", total=self.total)
-        return self.advance
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+            self.task_id = self.bar.add_task("checking", total=len(task_dirs) * len(controls))
 
     def advance(self, event: "ProgressEvent") -> None:
         """Record one finished control."""
@@ -145,3 +137,6 @@ class _Progress:
 def report_json(report: "CheckReport") -> str:
     """The JSON text ``check --json`` prints."""
     return json.dumps(report.to_dict(), indent=2, sort_keys=True, ensure_ascii=False)
+
+
+COMMANDS: tuple[Command, ...] = (check, lock)

@@ -23,7 +23,7 @@ from benchsmith.generate import env, regions
 from benchsmith.generate.format import format_sources, formatter_identity
 from benchsmith.generate.plan import index_entry, json_document, judge_source, plan_task
 from benchsmith.generate.write import write_all
-from benchsmith.lock import LOCK_FILE, file_entry, lock_text, read_lock, sha256_text
+from benchsmith.lockfile import LOCK_FILE, file_entry, lock_text, read_lock, sha256_text
 
 RUNTIME_NAME = "benchlib.py"
 INDEX_NAME = "tasks.json"

@@ -1,4 +1,4 @@
-"""benchsmith.lock: what the last build generated and what seed.py last produced.
+"""The lock file ``benchsmith.lock``: what the last build generated and seed.py last produced.
 
 The lock is a small JSON file committed with each task. ``files`` maps each generated file to
 ``{"owned": sha}``, the SHA-256 of the part benchsmith owns (for judge.py, everything but the

@@ -1,17 +1,16 @@
-"""CLI of the exporters: benchsmith export harbor.
+"""Export commands: ``benchsmith export harbor``.
 
-:func:register adds an export sub-app to the benchsmith app (benchsmith.cli calls
-it at import time, so nothing heavy is imported here at module level). No from __future__
-import annotations: typer evaluates the annotations at registration.
+``EXPORT`` is the ``export`` sub-app; :mod:`benchsmith.cli` adds it to the app like the other
+command modules' commands, wrapped in the same error guard.
 """
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
+import benchsmith
+from benchsmith.cli._common import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg, emit_json, guard
 
 OutOpt = Annotated[
     Path,
@@ -24,20 +23,6 @@ ForceOpt = Annotated[
     ),
 ]
 OFFLINE_ENV = "benchsmith_sandbox:BubblewrapEnvironment"
-
-
-def register(app: typer.Typer) -> None:
-    """Add the export commands to the benchsmith app."""
-    from benchsmith.cli import guard
-
-    export_app = typer.Typer(
-        name="export",
-        help="Export tasks to other formats (Harbor tasks).",
-        no_args_is_help=True,
-        add_completion=False,
-    )
-    export_app.command("harbor")(guard(harbor))
-    app.add_typer(export_app, name="export")
 
 
 def harbor(
@@ -68,12 +53,11 @@ def harbor(
     without Docker: PYTHONPATH=OUT harbor run -p OUT/NN-slug -a oracle
     --env benchsmith_sandbox:BubblewrapEnvironment.
     """
-    from benchsmith.corpus import resolve_tasks
     from benchsmith.diagnostics import display_path
-    from benchsmith.export import export_harbor
 
-    paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
-    result = export_harbor(paths, out, force=force, python=python)
+    result = benchsmith.export_harbor(
+        tasks or (), out, all_tasks=all_tasks, corpus=corpus, force=force, python=python
+    )
     if as_json:
         payload = {
             "out": display_path(result.out),
@@ -89,7 +73,7 @@ def harbor(
                 for t in result.tasks
             ],
         }
-        typer.echo(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False))
+        emit_json(payload)
         return
     for task in result.tasks:
         typer.echo(f"exported {display_path(task.source)} -> {display_path(task.dest)}")
@@ -102,3 +86,12 @@ def harbor(
         f"offline (no Docker): PYTHONPATH={display_path(result.out)} harbor run -p "
         f"{display_path(result.out)}/NN-slug -a oracle --env {OFFLINE_ENV}"
     )
+
+
+EXPORT = typer.Typer(
+    name="export",
+    help="Export tasks to other formats (Harbor tasks).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+EXPORT.command("harbor")(guard(harbor))

@@ -1,0 +1,186 @@
+"""Runner commands: ``run`` and ``report``.
+
+Each command calls the library function of the same name and prints its result.
+"""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, cast
+
+import typer
+
+import benchsmith
+from benchsmith.cli._common import (
+    AllOpt,
+    Command,
+    CorpusOpt,
+    JsonOpt,
+    PythonOpt,
+    TasksArg,
+    emit_json,
+)
+from benchsmith.diagnostics import display_path
+from benchsmith.errors import UsageError
+
+if TYPE_CHECKING:
+    from benchsmith.run.batch import BatchResult
+    from benchsmith.run.data import ArchiveMode, RunOutcome, RunPlan
+
+RunsOpt = Annotated[Path, typer.Option("--runs", help="Folder holding runs.db and run folders.")]
+FAILED_REASONS = ("setup_error", "runner_error")
+
+
+def run(
+    tasks: TasksArg = None,
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent", help="Adapter: replay, nop or 'command:<shell command>' (see README)."
+        ),
+    ] = "",
+    arm: Annotated[
+        str | None, typer.Option(help="Arm (harness variant) name; default: adapter kind.")
+    ] = None,
+    repeat: Annotated[int, typer.Option(min=1, help="Runs per task.")] = 1,
+    runs: RunsOpt = Path("runs"),
+    jobs: Annotated[int, typer.Option("-j", "--jobs", min=1, help="Runs at once.")] = 1,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            help="Testing/diagnostic override of every scenario's timeout_seconds "
+            "(recorded with each run).",
+        ),
+    ] = None,
+    diagnostic: Annotated[
+        bool,
+        typer.Option("--diagnostic", help="Record as diagnostic reruns, outside aggregates."),
+    ] = False,
+    archive: Annotated[
+        str, typer.Option(help="Archive the final workspace: full, editable or none.")
+    ] = "full",
+    all_tasks: AllOpt = False,
+    corpus: CorpusOpt = Path("tasks"),
+    python: PythonOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run tasks through an agent adapter, judge them, and record every run."""
+    if not agent:
+        raise UsageError("--agent is required: replay, nop or command:<shell command>")
+    with _Progress() as progress:
+        result = benchsmith.run(
+            tasks or (), agent=agent, arm=arm, repeat=repeat, runs=runs, jobs=jobs,
+            timeout=timeout, diagnostic=diagnostic, archive=cast("ArchiveMode", archive),
+            all_tasks=all_tasks, corpus=corpus, python=python, on_start=progress.start,
+            on_finish=progress.advance,
+        )  # fmt: skip
+    if as_json:
+        emit_json([_outcome_json(o) for o in result.outcomes])
+    else:
+        _print_outcomes(result)
+    failed = [o for o in result.outcomes if _infrastructure_failure(o)]
+    raise typer.Exit(1 if failed else 0)
+
+
+def report(
+    runs: RunsOpt = Path("runs"),
+    arms: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            "--arms", help="Compare two arms: REFERENCE CANDIDATE (matched strict pairs)."
+        ),
+    ] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write a self-contained HTML page.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Summarize recorded runs by task, pressure class and corpus; compare two arms."""
+    from benchsmith.run.present import render_html, render_text, report_json
+
+    built = benchsmith.report(runs, arms=arms or ())
+    if html is not None:
+        html.write_text(render_html(built, display_path(runs)), encoding="utf-8")
+    if as_json:
+        emit_json(report_json(built))
+    else:
+        typer.echo(render_text(built, display_path(runs)), nl=False)
+        if html is not None:
+            typer.echo(f"wrote {display_path(html)}")
+
+
+class _Progress:
+    """A progress bar on stderr, from the moment the runs are planned."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+        self.task_id: Any = None
+
+    def __enter__(self) -> "_Progress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def start(self, plans: "list[RunPlan]") -> None:
+        """Show the bar, sized to the planned runs."""
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+        self.bar = Progress(*columns, console=Console(stderr=True), transient=True)
+        self.bar.start()
+        self.task_id = self.bar.add_task("runs", total=len(plans))
+
+    def advance(self, outcome: "RunOutcome") -> None:
+        """Count one recorded run."""
+        self.bar.update(self.task_id, advance=1, description=outcome.run_id)
+
+
+def _infrastructure_failure(outcome: "RunOutcome") -> bool:
+    verdict_error = outcome.verdict is not None and outcome.verdict.status == "error"
+    return outcome.end_reason in FAILED_REASONS or verdict_error
+
+
+def _outcome_json(outcome: "RunOutcome") -> dict[str, object]:
+    verdict = outcome.verdict
+    return {
+        "run_id": outcome.run_id,
+        "task": outcome.plan.task.dirname,
+        "arm": outcome.plan.arm,
+        "kind": outcome.plan.kind,
+        "repeat": outcome.plan.repeat,
+        "end_reason": outcome.end_reason,
+        "end_detail": outcome.end_detail,
+        "status": verdict.status if verdict else None,
+        "progress_level": verdict.progress_level if verdict else None,
+        "agent_seconds": round(outcome.times.agent, 3),
+        "lifecycle_seconds": round(outcome.times.lifecycle, 3),
+        "judge_seconds": round(outcome.times.judge, 3),
+        "folder": str(outcome.plan.run_dir),
+    }
+
+
+def _print_outcomes(result: "BatchResult") -> None:
+    from benchsmith.tables import text_table
+
+    rows = [
+        [
+            str(o["run_id"]),
+            str(o["end_reason"]),
+            str(o["status"] or "-"),
+            "-" if o["progress_level"] is None else str(o["progress_level"]),
+            f"{o['agent_seconds']:.1f}",
+            f"{o['judge_seconds']:.1f}",
+        ]
+        for o in map(_outcome_json, result.outcomes)
+    ]
+    if rows:
+        typer.echo(text_table(["run", "end", "verdict", "level", "agent s", "judge s"], rows))
+    details = [o for o in result.outcomes if o.end_detail]
+    for outcome in details:
+        typer.echo(f"{outcome.run_id}: {outcome.end_detail}", err=True)
+    typer.echo(f"recorded {len(result.outcomes)} run(s) in {display_path(result.runs_dir)}")
+
+
+COMMANDS: tuple[Command, ...] = (run, report)
