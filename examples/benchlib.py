@@ -67,7 +67,6 @@ __all__ = [
     "seed_main",
 ]
 
-RUNTIME_VERSION = "1"
 FILE_MODE = 0o644
 DIR_MODE = 0o755
 READ_ONLY_FILE = 0o444
@@ -183,13 +182,8 @@ def _cached_digest(
     return digests[key]
 
 
-def tree_hash(root: Path) -> str:
-    """One SHA-256 over :func:`tree_entries` -- equal trees, equal hashes."""
-    return entries_hash(tree_entries(root))
-
-
 def entries_hash(entries: Iterable[tuple[str, str, str]]) -> str:
-    """The :func:`tree_hash` of a tree whose :func:`tree_entries` are ``entries``."""
+    """One SHA-256 over a tree's :func:`tree_entries` -- equal trees, equal hashes."""
     digest = hashlib.sha256()
     for entry in entries:
         digest.update("\t".join(entry).encode("utf-8") + b"\n")
@@ -1654,7 +1648,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 3] + "..."
 
 
-def entry_point_problem(argv: Sequence[str], root: Path, python: str) -> str:
+def entry_point_problem(argv: Sequence[str], root: Path) -> str:
     """Why a command's module or script is not there (empty string when it is).
 
     ``python -m pkg.mod`` needs ``pkg/mod.py`` (or ``pkg/mod/__main__.py``) to exist and
@@ -1901,9 +1895,7 @@ class _Trial:
         """Level 1: every command's module or script exists and compiles."""
         ok = True
         for command in self.judge.task["commands"]:
-            problem = entry_point_problem(
-                command["argv"], run.root / command.get("cwd", "."), self.python
-            )
+            problem = entry_point_problem(command["argv"], run.root / command.get("cwd", "."))
             if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
                 ok = False
