@@ -804,19 +804,33 @@ def materialize(
 def inject_stage(layout: Layout, workspace: Path, stage: int, python: str = sys.executable) -> None:
     """Add the files stage ``stage`` introduces (seeded and static) to a live workspace."""
     with tempfile.TemporaryDirectory(prefix="benchlib-stage-") as tmp:
-        delta = Path(tmp)
-        run_seed(layout, delta, fixture="main", stage=stage, python=python, only=True)
-        static = layout.task_dir / "stages" / layout.stages[stage - 1]
-        if stage > 1 and static.is_dir():
-            copy_tree(static, delta)
-        _fix_modes(delta)
-        for folder, dirs, files in os.walk(delta):
-            dirs.sort()
-            for name in sorted(files):
-                rel = Path(folder, name).relative_to(delta)
-                target = workspace / rel
-                _unlock_ancestors(target, workspace)
-                copy_path(Path(folder, name), target)
+        apply_stage_files(layout, workspace, stage_files(layout, Path(tmp), stage, python))
+
+
+def stage_files(layout: Layout, dest: Path, stage: int, python: str = sys.executable) -> Path:
+    """Write the files stage ``stage`` introduces (seeded, then static) into ``dest``.
+
+    Returns:
+        ``dest``, ready for :func:`apply_stage_files` (which only reads it, so one copy can
+        serve many workspaces).
+    """
+    run_seed(layout, dest, fixture="main", stage=stage, python=python, only=True)
+    static = layout.task_dir / "stages" / layout.stages[stage - 1]
+    if stage > 1 and static.is_dir():
+        copy_tree(static, dest)
+    _fix_modes(dest)
+    return dest
+
+
+def apply_stage_files(layout: Layout, workspace: Path, delta: Path) -> None:
+    """Copy the files of :func:`stage_files` into ``workspace``; inputs end up read-only."""
+    for folder, dirs, files in os.walk(delta):
+        dirs.sort()
+        for name in sorted(files):
+            rel = Path(folder, name).relative_to(delta)
+            target = workspace / rel
+            _unlock_ancestors(target, workspace)
+            copy_path(Path(folder, name), target)
     protect_inputs(layout, workspace)
 
 
