@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck unit corpus bench clean
+.PHONY: install demo test lint typecheck unit unit-fast corpus bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The quick inner loop: every test except those marked slow (large fixtures, whole batteries).
+unit-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
 
 # The corpus is proven in CI: generated files current, lint clean, every control met.
 corpus: $(STAMP)
