@@ -9,7 +9,7 @@ HARBOR_VERSION := 0.26.0
 HARBOR_VENV := .venv-harbor
 HARBOR_STAMP := $(HARBOR_VENV)/.installed-$(HARBOR_VERSION)
 
-.PHONY: install harbor demo test lint typecheck unit corpus bench clean
+.PHONY: install harbor demo test lint typecheck unit unit-fast corpus bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ typecheck: $(STAMP)
 # The Harbor tests skip without .venv-harbor; here they must run, so its absence fails them.
 unit: $(STAMP) $(HARBOR_STAMP)
 	BENCHSMITH_REQUIRE_HARBOR=1 $(BIN)/python -m pytest
+
+# The quick inner loop: every test except those marked slow (large fixtures, whole batteries).
+unit-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
 
 # The corpus is proven in CI: generated files current, lint clean, every control met.
 corpus: $(STAMP)

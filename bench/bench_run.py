@@ -13,6 +13,12 @@ copy, events) and what the runner added:
 
 Overhead per stage = (setup + inject + record + store) / stages; its share is taken of the
 run's wall time without the judge (lifecycle + record + store). Medians over the runs.
+
+Then task 13 (tasks/13-incident-timeline, the costliest seed.py) is run ``--incident-repeats``
+times with the ``nop`` adapter both ways in this one process: seeded afresh for every run
+(``reuse_workspaces=False``, the old path) and seeded once per invocation and copied per run
+(the default). It prints the median per-repeat set-up (workspace) and per-stage injection
+times side by side, the first cached run (which seeds) apart, and their ratio.
 """
 
 from __future__ import annotations
@@ -28,13 +34,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import EXAMPLES
+from bench.common import EXAMPLES, REPO
 from benchsmith.run import batch as batch_module
 from benchsmith.run import records
 from benchsmith.run.batch import BatchOptions, run_batch
 from benchsmith.run.data import RunOutcome
 
 TASKS = (EXAMPLES / "01-grade-summary", EXAMPLES / "02-pantry-ledger")
+INCIDENT = REPO / "tasks" / "13-incident-timeline"
 IDLE = 'command:printf \'{"type":"idle"}\\n\' >> "$BENCHSMITH_EVENTS"'
 
 
@@ -74,10 +81,54 @@ def median(rows: list[dict[str, float]], key: str) -> float:
     return statistics.median(r[key] for r in rows)
 
 
+def incident_runs(runs: Path, repeats: int, *, reuse: bool) -> list[RunOutcome]:
+    """Task 13 played ``repeats`` times by ``nop``, with or without the workspace cache."""
+    options = BatchOptions(
+        "nop", arm="cached" if reuse else "seeded", repeat=repeats, runs_dir=runs,
+        archive="none", reuse_workspaces=reuse,
+    )  # fmt: skip
+    outcomes = run_batch([INCIDENT], options).outcomes
+    failed = [o.end_detail for o in outcomes if o.end_reason not in ("completed", "timeout")]
+    if failed:
+        raise SystemExit(f"task 13 runs failed: {failed[0]}")
+    return sorted(outcomes, key=lambda o: o.plan.repeat)
+
+
+def inject_per_stage(outcome: RunOutcome) -> float:
+    """Mean injection time of the stages after the first."""
+    return outcome.times.inject / max(len(outcome.plan.task.stages) - 1, 1)
+
+
+def report_incident(runs: Path, repeats: int) -> None:
+    """Print task 13's per-repeat set-up, seeded every run against seeded once, and the ratio."""
+    seeded = incident_runs(runs, repeats, reuse=False)
+    cached = incident_runs(runs, repeats, reuse=True)
+    first, rest = cached[0], cached[1:] or cached
+    print(f"\ntask 13 ({INCIDENT.name}) set-up per repeat, nop adapter, {repeats} repeats each:")
+    header = ("", "seeded every run", "copied (repeats 2+)", "first cached run", "ratio")
+    print("  ".join(f"{h:>20}" for h in header))
+    for label, figure in (
+        ("workspace (setup)", lambda o: o.times.setup),
+        ("inject per stage", inject_per_stage),
+    ):
+        before = statistics.median(figure(o) for o in seeded)
+        after = statistics.median(figure(o) for o in rest)
+        cells = [label, f"{before:.3f} s", f"{after:.3f} s", f"{figure(first):.3f} s"]
+        cells.append(f"{before / after:.0f}x" if after else "-")
+        print("  ".join(f"{c:>20}" for c in cells))
+    samples = ", ".join(f"{o.times.setup:.2f}" for o in seeded)
+    print(f"  setup samples, seeded every run: {samples} s")
+    samples = ", ".join(f"{o.times.setup:.2f}" for o in cached)
+    print(f"  setup samples, cached (first seeds): {samples} s")
+
+
 def main() -> int:
     """Run the benchmark and print medians."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="runs per task")
+    parser.add_argument(
+        "--incident-repeats", type=int, default=5, help="task 13 runs per code path (0: skip)"
+    )
     args = parser.parse_args()
     stored: dict[str, float] = {}
     batch_module.records.store_outcome = timed_store(stored)  # type: ignore[attr-defined]
@@ -106,6 +157,9 @@ def main() -> int:
     actions = [s.result.seconds for o in floor.outcomes for s in o.stages if s.result]
     actions += [c.seconds for o in floor.outcomes for c in o.compactions if c.seconds]
     print(f"per-action floor (idle-only shell adapter): {1000 * statistics.median(actions):.0f} ms")
+    if args.incident_repeats > 0:
+        with tempfile.TemporaryDirectory(prefix="bench-run-") as tmp:
+            report_incident(Path(tmp) / "runs", args.incident_repeats)
     return 0
 
 

@@ -5,7 +5,13 @@ This file has one source, ``sdk/benchsmith/runtime/benchlib.py`` in the benchsmi
 copies that drifted. It imports nothing outside the Python standard library, so a corpus runs
 anywhere Python 3.11+ does, without benchsmith installed.
 
-Sections:
+It has two audiences. Corpus code -- generated seed.py and judge.py, a task's fixtures.py
+generators and the judge's authored region -- may use only the names in ``__all__``: that
+is the API authors rely on (CONTRIBUTING.md documents it). Every other name is internal to
+benchsmith: the SDK (``build``, ``check``, ``run``) imports the public-looking ones, a
+leading underscore marks helpers used only in this file, and either may change with the SDK.
+
+Sections (each header names the corpus API it defines):
     * files    -- deterministic writers (fixed modes, gzip mtime 0) and tree hashes;
     * seeding  -- tabular fixtures from declared columns, anchors, authored generators;
     * layout   -- materializing fixtures and workspaces (seed.py, visible/, stages/, edge/);
@@ -47,7 +53,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
 
-RUNTIME_VERSION = "1"
+# The corpus-facing API (see the module docstring); tests/runtime/test_api.py keeps it honest.
+__all__ = [
+    "CheckFailed",
+    "CommandResult",
+    "Files",
+    "Judge",
+    "Run",
+    "SeedContext",
+    "as_decimal",
+    "expect",
+    "expect_equal",
+    "seed_main",
+]
+
 FILE_MODE = 0o644
 DIR_MODE = 0o755
 READ_ONLY_FILE = 0o444
@@ -59,7 +78,7 @@ NOTE_LIMIT = 300
 SEED_TIMEOUT = 900.0
 
 # ---------------------------------------------------------------------------------------------
-# files
+# files -- SDK-internal
 # ---------------------------------------------------------------------------------------------
 
 
@@ -72,7 +91,7 @@ def ensure_parent(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def open_output(path: Path, *, binary: bool = False) -> Iterator[IO[Any]]:
+def _open_output(path: Path, *, binary: bool = False) -> Iterator[IO[Any]]:
     """Open ``path`` for writing with a fixed mode; ``.gz`` paths are gzip with mtime 0.
 
     Text streams are UTF-8 with ``newline=""`` so that writers control line endings.
@@ -99,7 +118,7 @@ def open_output(path: Path, *, binary: bool = False) -> Iterator[IO[Any]]:
     path.chmod(FILE_MODE)
 
 
-def fix_modes(root: Path) -> None:
+def _fix_modes(root: Path) -> None:
     """Give every folder under ``root`` mode 755 and every file mode 644 (umask-proof)."""
     for folder, dirs, files in os.walk(root):
         dirs.sort()
@@ -163,13 +182,8 @@ def _cached_digest(
     return digests[key]
 
 
-def tree_hash(root: Path) -> str:
-    """One SHA-256 over :func:`tree_entries` -- equal trees, equal hashes."""
-    return entries_hash(tree_entries(root))
-
-
 def entries_hash(entries: Iterable[tuple[str, str, str]]) -> str:
-    """The :func:`tree_hash` of a tree whose :func:`tree_entries` are ``entries``."""
+    """One SHA-256 over a tree's :func:`tree_entries` -- equal trees, equal hashes."""
     digest = hashlib.sha256()
     for entry in entries:
         digest.update("\t".join(entry).encode("utf-8") + b"\n")
@@ -212,7 +226,7 @@ def make_writable(root: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# seeding
+# seeding -- corpus API: SeedContext, seed_main; the rest is SDK-internal
 # ---------------------------------------------------------------------------------------------
 
 
@@ -345,7 +359,7 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (1, "" if value is None else str(value))
 
 
-def tabular_rows(
+def _tabular_rows(
     spec: Mapping[str, Any], rng: random.Random, vocab: Callable[[str], list[Any]]
 ) -> tuple[list[str], list[list[Any]]]:
     """Build the header and rows of a declared tabular file: records, filler, anchors.
@@ -374,7 +388,7 @@ def tabular_rows(
     return header, rows
 
 
-def cell_text(value: Any) -> str:
+def _cell_text(value: Any) -> str:
     """Render one value as CSV text (None -> empty, booleans lower-case)."""
     if value is None:
         return ""
@@ -383,18 +397,18 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
-def json_text(value: Any, indent: int | None = 2, level: int = 0) -> str:
+def _json_text(value: Any, indent: int | None = 2, level: int = 0) -> str:
     """Serialize like ``json.dumps`` but keep Decimal values as exact JSON numbers."""
     if isinstance(value, decimal.Decimal):
         return str(value)
     if isinstance(value, Mapping):
         items = [f"{json.dumps(str(k), ensure_ascii=False)}: " for k in value]
         parts = [
-            k + json_text(v, indent, level + 1) for k, v in zip(items, value.values(), strict=True)
+            k + _json_text(v, indent, level + 1) for k, v in zip(items, value.values(), strict=True)
         ]
         return _join_json(parts, "{", "}", indent, level)
     if isinstance(value, list | tuple):
-        parts = [json_text(v, indent, level + 1) for v in value]
+        parts = [_json_text(v, indent, level + 1) for v in value]
         return _join_json(parts, "[", "]", indent, level)
     return json.dumps(value, ensure_ascii=False)
 
@@ -408,7 +422,7 @@ def _join_json(parts: list[str], open_: str, close: str, indent: int | None, lev
     return open_ + "\n" + ",\n".join(inner + p for p in parts) + "\n" + pad + close
 
 
-def write_csv(
+def _write_csv(
     path: Path,
     header: Sequence[str],
     rows: Iterable[Mapping[str, Any]],
@@ -421,23 +435,23 @@ def write_csv(
     which readers then take for a line break; rows holding one are written fully quoted.
     Pass ``carriage_returns=False`` when no value can contain one (the fast path).
     """
-    cells = ([cell_text(r.get(k)) for k in header] for r in rows)
-    write_csv_rows(path, header, cells, carriage_returns=carriage_returns)
+    cells = ([_cell_text(r.get(k)) for k in header] for r in rows)
+    _write_csv_rows(path, header, cells, carriage_returns=carriage_returns)
 
 
-def write_csv_rows(
+def _write_csv_rows(
     path: Path,
     header: Sequence[str],
     rows: Iterable[Sequence[Any]],
     *,
     carriage_returns: bool = True,
 ) -> None:
-    """Write CSV rows given as sequences in header order (see :func:`write_csv`).
+    """Write CSV rows given as sequences in header order (see :func:`_write_csv`).
 
     Values are written as the csv module writes them: None as an empty field, numbers and
-    Decimals through ``str``; pass :func:`cell_text` output for lower-case booleans.
+    Decimals through ``str``; pass :func:`_cell_text` output for lower-case booleans.
     """
-    with open_output(path) as stream:
+    with _open_output(path) as stream:
         plain = csv.writer(stream, lineterminator="\n")
         quoted = csv.writer(stream, lineterminator="\n", quoting=csv.QUOTE_ALL)
         if not carriage_returns:
@@ -445,20 +459,20 @@ def write_csv_rows(
             plain.writerows(rows)
             return
         for row in itertools.chain([list(header)], rows):
-            cells = [cell_text(c) for c in row]
+            cells = [_cell_text(c) for c in row]
             (quoted if any("\r" in c for c in cells) else plain).writerow(cells)
 
 
-def write_json(path: Path, value: Any) -> None:
+def _write_json(path: Path, value: Any) -> None:
     """Write a JSON document (two-space indent, trailing newline) with a fixed mode."""
-    with open_output(path) as stream:
-        stream.write(json_text(value) + "\n")
+    with _open_output(path) as stream:
+        stream.write(_json_text(value) + "\n")
 
 
-def write_jsonl(path: Path, rows: Iterable[Any]) -> None:
+def _write_jsonl(path: Path, rows: Iterable[Any]) -> None:
     """Write one compact JSON value per line with a fixed mode."""
-    with open_output(path) as stream:
-        stream.writelines(json_text(r, indent=None) + "\n" for r in rows)
+    with _open_output(path) as stream:
+        stream.writelines(_json_text(r, indent=None) + "\n" for r in rows)
 
 
 def _may_hold_cr(spec: Mapping[str, Any]) -> bool:
@@ -477,13 +491,13 @@ def _may_hold_bool(spec: Mapping[str, Any]) -> bool:
     return any(isinstance(v, bool) for v in values)
 
 
-def write_tabular(
+def _write_tabular(
     path: Path, spec: Mapping[str, Any], header: list[str], rows: list[list[Any]]
 ) -> None:
     """Write ``rows`` (lists in ``header`` order) in the format of ``spec``."""
     if spec["format"] == "csv":
-        cells = ([cell_text(c) for c in r] for r in rows) if _may_hold_bool(spec) else rows
-        write_csv_rows(path, header, cells, carriage_returns=_may_hold_cr(spec))
+        cells = ([_cell_text(c) for c in r] for r in rows) if _may_hold_bool(spec) else rows
+        _write_csv_rows(path, header, cells, carriage_returns=_may_hold_cr(spec))
         return
     numbers = {c["name"] for c in spec["columns"] if c["kind"] == "decimal"}
     records = [
@@ -494,9 +508,9 @@ def write_tabular(
         for r in rows
     ]
     if spec["format"] == "jsonl":
-        write_jsonl(path, records)
+        _write_jsonl(path, records)
     else:
-        write_json(path, {spec["wrap"]: records} if spec["wrap"] else records)
+        _write_json(path, {spec["wrap"]: records} if spec["wrap"] else records)
 
 
 @dataclass
@@ -529,7 +543,7 @@ class SeedContext:
 
     def vocab(self, name: str) -> list[Any]:
         """Return the frozen vocabulary ``vocab/<name>.json``."""
-        return load_vocab(self.task_dir, name)
+        return _load_vocab(self.task_dir, name)
 
     def stream(self, name: str) -> random.Random:
         """A named stream, ``random.Random(f"{seed}/{name}")``, for state several generators
@@ -542,11 +556,11 @@ class SeedContext:
 
     def open_text(self, rel: str = "") -> contextlib.AbstractContextManager[IO[str]]:
         """Open a text file for writing (UTF-8, ``newline=""``; gzip when it ends in .gz)."""
-        return open_output(self.target(rel))
+        return _open_output(self.target(rel))
 
     def open_binary(self, rel: str = "") -> contextlib.AbstractContextManager[IO[bytes]]:
         """Open a binary file for writing (gzip when it ends in .gz)."""
-        return open_output(self.target(rel), binary=True)
+        return _open_output(self.target(rel), binary=True)
 
     def write_text(self, rel: str, text: str) -> None:
         """Write a whole text file."""
@@ -559,22 +573,22 @@ class SeedContext:
             stream.write(data)
 
     def write_csv(self, rel: str, header: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> None:
-        """Write a CSV file (see :func:`write_csv`)."""
-        write_csv(self.target(rel), header, rows)
+        """Write a CSV file (see :func:`_write_csv`)."""
+        _write_csv(self.target(rel), header, rows)
 
     def write_json(self, rel: str, value: Any) -> None:
-        """Write a JSON file (see :func:`write_json`)."""
-        write_json(self.target(rel), value)
+        """Write a JSON file (see :func:`_write_json`)."""
+        _write_json(self.target(rel), value)
 
     def write_jsonl(self, rel: str, rows: Iterable[Any]) -> None:
-        """Write a JSON Lines file (see :func:`write_jsonl`)."""
-        write_jsonl(self.target(rel), rows)
+        """Write a JSON Lines file (see :func:`_write_jsonl`)."""
+        _write_jsonl(self.target(rel), rows)
 
 
 _VOCAB_CACHE: dict[tuple[str, str], list[Any]] = {}
 
 
-def load_vocab(task_dir: Path, name: str) -> list[Any]:
+def _load_vocab(task_dir: Path, name: str) -> list[Any]:
     """Return the values of the committed vocabulary ``vocab/<name>.json``."""
     key = (str(task_dir), name)
     if key not in _VOCAB_CACHE:
@@ -638,9 +652,9 @@ def seed_fixture(
             generators[entry["generator"]](context)
             _verify_writes(out, entry)
         else:
-            header, rows = tabular_rows(entry, rng, lambda name: load_vocab(task_dir, name))
-            write_tabular(out / entry["path"], entry, header, rows)
-    fix_modes(out)
+            header, rows = _tabular_rows(entry, rng, lambda name: _load_vocab(task_dir, name))
+            _write_tabular(out / entry["path"], entry, header, rows)
+    _fix_modes(out)
 
 
 def seed_main(task: Mapping[str, Any], task_dir: Path, argv: Sequence[str] | None = None) -> int:
@@ -664,7 +678,7 @@ def seed_main(task: Mapping[str, Any], task_dir: Path, argv: Sequence[str] | Non
 
 
 # ---------------------------------------------------------------------------------------------
-# layout
+# layout -- SDK-internal
 # ---------------------------------------------------------------------------------------------
 
 PRIVATE_NAMES = (
@@ -783,26 +797,40 @@ def materialize(
     for folder in layout.static_dirs(fixture, number):
         if folder.is_dir():
             copy_tree(folder, dest)
-    fix_modes(dest)
+    _fix_modes(dest)
     return dest
 
 
 def inject_stage(layout: Layout, workspace: Path, stage: int, python: str = sys.executable) -> None:
     """Add the files stage ``stage`` introduces (seeded and static) to a live workspace."""
     with tempfile.TemporaryDirectory(prefix="benchlib-stage-") as tmp:
-        delta = Path(tmp)
-        run_seed(layout, delta, fixture="main", stage=stage, python=python, only=True)
-        static = layout.task_dir / "stages" / layout.stages[stage - 1]
-        if stage > 1 and static.is_dir():
-            copy_tree(static, delta)
-        fix_modes(delta)
-        for folder, dirs, files in os.walk(delta):
-            dirs.sort()
-            for name in sorted(files):
-                rel = Path(folder, name).relative_to(delta)
-                target = workspace / rel
-                _unlock_ancestors(target, workspace)
-                copy_path(Path(folder, name), target)
+        apply_stage_files(layout, workspace, stage_files(layout, Path(tmp), stage, python))
+
+
+def stage_files(layout: Layout, dest: Path, stage: int, python: str = sys.executable) -> Path:
+    """Write the files stage ``stage`` introduces (seeded, then static) into ``dest``.
+
+    Returns:
+        ``dest``, ready for :func:`apply_stage_files` (which only reads it, so one copy can
+        serve many workspaces).
+    """
+    run_seed(layout, dest, fixture="main", stage=stage, python=python, only=True)
+    static = layout.task_dir / "stages" / layout.stages[stage - 1]
+    if stage > 1 and static.is_dir():
+        copy_tree(static, dest)
+    _fix_modes(dest)
+    return dest
+
+
+def apply_stage_files(layout: Layout, workspace: Path, delta: Path) -> None:
+    """Copy the files of :func:`stage_files` into ``workspace``; inputs end up read-only."""
+    for folder, dirs, files in os.walk(delta):
+        dirs.sort()
+        for name in sorted(files):
+            rel = Path(folder, name).relative_to(delta)
+            target = workspace / rel
+            _unlock_ancestors(target, workspace)
+            copy_path(Path(folder, name), target)
     protect_inputs(layout, workspace)
 
 
@@ -844,7 +872,7 @@ def make_workspace(
         target = dest / path.rstrip("/")
         if path.endswith("/"):
             target.mkdir(parents=True, exist_ok=True)
-    fix_modes(dest)
+    _fix_modes(dest)
     protect_inputs(layout, dest)
     return dest
 
@@ -932,7 +960,7 @@ def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) 
 
 
 # ---------------------------------------------------------------------------------------------
-# process
+# process -- corpus API: CommandResult (run.results); the rest is SDK-internal
 # ---------------------------------------------------------------------------------------------
 
 PYTHON_NAMES = ("python", "python3", "python3.12")
@@ -1215,7 +1243,7 @@ def start_service(
 
 
 # ---------------------------------------------------------------------------------------------
-# reading
+# reading -- corpus API: CheckFailed, Files (run.files, run.source); the rest is SDK-internal
 # ---------------------------------------------------------------------------------------------
 
 
@@ -1368,7 +1396,7 @@ def _parse_sqlite(files: Files, rel: str) -> None:
     files.sqlite(rel).close()
 
 
-PARSERS: dict[str, Callable[[Files, str], None]] = {
+_PARSERS: dict[str, Callable[[Files, str], None]] = {
     "csv": lambda f, rel: _discard(f.csv_rows(rel)),
     "json": lambda f, rel: _discard(f.json(rel)),
     "jsonl": lambda f, rel: _discard(f.jsonl(rel)),
@@ -1384,7 +1412,7 @@ PARSERS: dict[str, Callable[[Files, str], None]] = {
 
 
 # ---------------------------------------------------------------------------------------------
-# judging
+# judging -- corpus API: Judge, Run, expect, expect_equal, as_decimal; the rest SDK-internal
 # ---------------------------------------------------------------------------------------------
 
 _ASSERTIONS = [0]
@@ -1399,10 +1427,10 @@ def expect(condition: object, message: str) -> None:
 
 def expect_equal(actual: Any, expected: Any, what: str) -> None:
     """Assert ``actual == expected``; the note points at the first difference."""
-    expect(actual == expected, f"{what}: {difference(actual, expected)}")
+    expect(actual == expected, f"{what}: {_difference(actual, expected)}")
 
 
-def difference(actual: Any, expected: Any) -> str:
+def _difference(actual: Any, expected: Any) -> str:
     """Describe the first difference between two values (dicts and lists are walked)."""
     if isinstance(actual, dict) and isinstance(expected, dict):
         for key in sorted(set(expected) | set(actual), key=str):
@@ -1411,11 +1439,11 @@ def difference(actual: Any, expected: Any) -> str:
             if key not in expected:
                 return f"unexpected {key!r} = {_short(actual[key])}"
             if actual[key] != expected[key]:
-                return f"at {key!r}: " + difference(actual[key], expected[key])
+                return f"at {key!r}: " + _difference(actual[key], expected[key])
     if isinstance(actual, list) and isinstance(expected, list):
         for index, (left, right) in enumerate(zip(actual, expected, strict=False)):
             if left != right:
-                return f"at [{index}]: " + difference(left, right)
+                return f"at [{index}]: " + _difference(left, right)
         if len(actual) != len(expected):
             return f"expected {len(expected)} items, got {len(actual)}"
     return f"expected {_short(expected)}, got {_short(actual)}"
@@ -1432,7 +1460,7 @@ def as_decimal(value: Any) -> decimal.Decimal | None:
     return number if number.is_finite() else None
 
 
-def same_value(actual: Any, expected: Any, *, numeric: bool = False) -> bool:
+def _same_value(actual: Any, expected: Any, *, numeric: bool = False) -> bool:
     """Compare a candidate value with an expected one.
 
     Numbers compare numerically (also against numeric CSV text); with ``numeric`` both sides
@@ -1446,7 +1474,7 @@ def same_value(actual: Any, expected: Any, *, numeric: bool = False) -> bool:
     return bool(actual == expected)
 
 
-def value_at(document: Any, dotted: str) -> Any:
+def _value_at(document: Any, dotted: str) -> Any:
     """Follow a dotted path (``a.b.0``; ``\\.`` is a literal dot) into parsed JSON."""
     node = document
     for raw in re.split(r"(?<!\\)\.", dotted) if dotted else []:
@@ -1466,7 +1494,7 @@ def value_at(document: Any, dotted: str) -> Any:
 
 def _has_path(document: Any, dotted: str) -> bool:
     try:
-        value_at(document, dotted)
+        _value_at(document, dotted)
     except CheckFailed:
         return False
     return True
@@ -1474,14 +1502,14 @@ def _has_path(document: Any, dotted: str) -> bool:
 
 def _matches(row: Any, where: Mapping[str, Any]) -> bool:
     return isinstance(row, dict) and all(
-        k in row and same_value(row[k], v) for k, v in where.items()
+        k in row and _same_value(row[k], v) for k, v in where.items()
     )
 
 
 def _select_rows(run: Run, spec: Mapping[str, Any]) -> list[Any]:
     rel = spec["file"]
     if "path" in spec:
-        rows = value_at(run.files.json(rel), spec["path"])
+        rows = _value_at(run.files.json(rel), spec["path"])
         if not isinstance(rows, list):
             raise CheckFailed(f"{rel}: {spec['path']} is not a list of records")
     else:
@@ -1518,9 +1546,9 @@ def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
         expect(not _has_path(document, spec["path"]), f"{rel}: {spec['path']} must not exist")
         return
     if "path" in spec and "where" not in spec:
-        actual = value_at(run.files.json(rel), spec["path"])
+        actual = _value_at(run.files.json(rel), spec["path"])
         if "equals" in spec:
-            ok = same_value(actual, spec["equals"], numeric=numeric)
+            ok = _same_value(actual, spec["equals"], numeric=numeric)
             expect(
                 ok, f"{rel} {spec['path']}: expected {_short(spec['equals'])}, got {_short(actual)}"
             )
@@ -1538,7 +1566,7 @@ def _check_rows(run: Run, spec: Mapping[str, Any], numeric: bool) -> None:
         expect(len(rows) == 1, f"{what}: expected exactly one, found {len(rows)}")
         for key, value in spec["equals"].items():
             actual = rows[0].get(key)
-            ok = same_value(actual, value, numeric=numeric)
+            ok = _same_value(actual, value, numeric=numeric)
             expect(ok, f"{what}: {key} expected {_short(value)}, got {_short(actual)}")
 
 
@@ -1634,7 +1662,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 3] + "..."
 
 
-def entry_point_problem(argv: Sequence[str], root: Path, python: str) -> str:
+def entry_point_problem(argv: Sequence[str], root: Path) -> str:
     """Why a command's module or script is not there (empty string when it is).
 
     ``python -m pkg.mod`` needs ``pkg/mod.py`` (or ``pkg/mod/__main__.py``) to exist and
@@ -1881,9 +1909,7 @@ class _Trial:
         """Level 1: every command's module or script exists and compiles."""
         ok = True
         for command in self.judge.task["commands"]:
-            problem = entry_point_problem(
-                command["argv"], run.root / command.get("cwd", "."), self.python
-            )
+            problem = entry_point_problem(command["argv"], run.root / command.get("cwd", "."))
             if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
                 ok = False
@@ -1908,7 +1934,7 @@ class _Trial:
         if output["format"] == "stdout":
             return ""
         try:
-            PARSERS[output["format"]](run.files, output["path"])
+            _PARSERS[output["format"]](run.files, output["path"])
             if output.get("header"):
                 header = run.files.header(output["path"])
                 expect_equal(header, list(output["header"]), f"{output['path']} header")

@@ -31,10 +31,8 @@ def test_entry_point_problems(tmp_path: Path) -> None:
     (tmp_path / "pkg" / "good.py").write_text("X = 1\n", "utf-8")
     (tmp_path / "pkg" / "bad.py").write_text("def (:\n", "utf-8")
     problem = benchlib.entry_point_problem
-    assert problem(["python", "-m", "pkg.good"], tmp_path, "python") == ""
-    assert problem(["python", "-m", "pkg.none"], tmp_path, "python") == "module pkg.none not found"
-    assert problem(["python", "-m", "pkg.bad"], tmp_path, "python").startswith(
-        "pkg.bad does not compile"
-    )
-    assert problem(["python", "pkg/good.py"], tmp_path, "python") == ""
-    assert problem(["python", "-c", "pass"], tmp_path, "python").startswith("runs inline code")
+    assert problem(["python", "-m", "pkg.good"], tmp_path) == ""
+    assert problem(["python", "-m", "pkg.none"], tmp_path) == "module pkg.none not found"
+    assert problem(["python", "-m", "pkg.bad"], tmp_path).startswith("pkg.bad does not compile")
+    assert problem(["python", "pkg/good.py"], tmp_path) == ""
+    assert problem(["python", "-c", "pass"], tmp_path).startswith("runs inline code")

@@ -5,6 +5,11 @@ repeat numbers stay unique even when several invocations append to the same runs
 Runs execute in this process (``jobs == 1``) or in a pool of worker processes; only this
 process writes the database. Nothing is retried: a run that fails is recorded as failed,
 and ``diagnostic`` runs are numbered and reported apart from the primary aggregate.
+
+Each task is seeded once per invocation: its stage-1 workspace and stage files are built
+by the first run that needs them, in a temporary folder removed when the batch ends, and
+copied for every run (:mod:`benchsmith.run.workspaces`); its judges likewise share one
+fixture cache (``--fixture-cache``) under the runs folder, removed at the end too.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import multiprocessing
 import os
 import shutil
 import sqlite3
+import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -26,6 +32,7 @@ from benchsmith.run.adapters import Adapter, resolve_adapter
 from benchsmith.run.data import ArchiveMode, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.runner import execute_run, utc_now
 from benchsmith.run.tasks import task_info
+from benchsmith.run.workspaces import remove_cache
 
 ARCHIVE_MODES: tuple[ArchiveMode, ...] = ("full", "editable", "none")
 CACHE_DIR = ".judge-cache"
@@ -50,6 +57,9 @@ class BatchOptions:
         python: Interpreter for seed.py, services and judges (default: Python 3.12).
         archive: ``full`` workspace, ``editable`` paths only, or ``none``.
         judge_timeout: Seconds each judge may take.
+        reuse_workspaces: Seed each task's workspace and stage files once per invocation
+            and copy them for every run; ``False`` seeds every run afresh (the baseline
+            of ``bench/bench_run.py``).
     """
 
     adapter: str
@@ -62,6 +72,7 @@ class BatchOptions:
     python: str | None = None
     archive: ArchiveMode = "full"
     judge_timeout: float = 1800.0
+    reuse_workspaces: bool = True
 
 
 @dataclass
@@ -125,9 +136,12 @@ def run_batch(
     invocation = f"{utc_now()}-{os.getpid()}"
     cache = options.runs_dir / CACHE_DIR / invocation.replace(":", "")
     conn = records.open_runs(options.runs_dir, create=True)
+    workspaces = Path(tempfile.mkdtemp(prefix="benchsmith-workspaces-")).resolve()
     try:
         plans = reserve(conn, tasks, options, arm=arm, python=python, invocation=invocation)
         plans = [_with_cache(p, cache) for p in plans]
+        if options.reuse_workspaces:
+            plans = [replace(p, workspace_cache=workspaces / p.task.dirname) for p in plans]
         result = BatchResult(options.runs_dir, plans)
         if on_start:
             on_start(plans)
@@ -135,6 +149,7 @@ def run_batch(
     finally:
         shutil.rmtree(cache, ignore_errors=True)
         _remove_if_empty(cache.parent)
+        remove_cache(workspaces)
         conn.close()
     return result
 

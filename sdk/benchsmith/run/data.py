@@ -100,6 +100,8 @@ class RunPlan:
         archive: How much of the final workspace to archive.
         judge_timeout: Seconds the judge may take.
         judge_cache: Fixture cache shared by the judgings of one invocation, if any.
+        workspace_cache: This task's folder of seeded workspaces and stage files shared by
+            the runs of one invocation, if any (see :mod:`benchsmith.run.workspaces`).
     """
 
     run_id: str
@@ -115,6 +117,7 @@ class RunPlan:
     archive: ArchiveMode = "full"
     judge_timeout: float = 1800.0
     judge_cache: Path | None = None
+    workspace_cache: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,8 +35,6 @@ ENV_TIMEOUT: Final = "BENCHSMITH_TIMEOUT"
 # Given to the built-in ``replay`` adapter only: never to external adapters.
 ENV_REFERENCE: Final = "BENCHSMITH_REFERENCE"
 
-ACTIONS: Final = ("message", "compact")
-EVENT_TYPES: Final = ("assistant", "tool_call", "usage", "compaction", "idle", "done", "error")
 MAX_LINE_BYTES: Final = 1 << 20
 
 _Check = Callable[[Any], bool]

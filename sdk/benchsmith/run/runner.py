@@ -3,7 +3,8 @@
 :func:`execute_run` is the whole of spec section 5 for one (task, arm, repeat):
 
 1. materialize a fresh workspace in a private temporary folder (seed.py, visible/, TASK.md;
-   inputs read-only, editable paths writable; nothing private), start the task's loopback
+   inputs read-only, editable paths writable; nothing private -- a copy of the one seeded
+   per invocation when the plan names a workspace cache), start the task's loopback
    services and write their URL files;
 2. send each stage's message through the adapter and wait for the turn to finish (an early
    ``done`` is recorded and ignored while stages remain); after a stage with
@@ -46,6 +47,7 @@ from benchsmith.run.data import (
     StageRecord,
 )
 from benchsmith.run.invoke import ActionFiles, ActionResult, remaining, run_action
+from benchsmith.run.workspaces import WorkspaceSource
 from benchsmith.runtime import benchlib
 
 
@@ -85,6 +87,7 @@ class _Run:
         self.io, self.state = session / "io", session / "state"
         self.scratch = session / "scratch"
         self.action_no = 0
+        self.source = WorkspaceSource(plan.task.layout, plan.python, plan.workspace_cache)
 
     # -- timeline ---------------------------------------------------------------------------
 
@@ -128,9 +131,7 @@ class _Run:
         for folder in (self.io, self.state, self.scratch):
             folder.mkdir()
         try:
-            benchlib.make_workspace(
-                self.task.layout, self.workspace, stage=1, python=self.plan.python
-            )
+            self.source.make(self.workspace)
             self.guard_private()
             self.start_services(services)
         except Exception as exc:  # seed.py, copies and services fail in many ways; record any
@@ -198,7 +199,7 @@ class _Run:
         """Add stage ``number``'s files to the workspace; return the seconds it took."""
         started = time.monotonic()
         try:
-            benchlib.inject_stage(self.task.layout, self.workspace, number, self.plan.python)
+            self.source.inject(self.workspace, number)
         except Exception as exc:  # the same open set of failures as setup
             raise SetupFailed(f"stage {number} injection failed: {_describe(exc)}") from exc
         seconds = time.monotonic() - started
