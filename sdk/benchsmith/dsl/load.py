@@ -12,26 +12,24 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from benchsmith.corpus import TASK_FILE, task_source
 from benchsmith.diagnostics import Diagnostic, display_path, sort_diagnostics
 from benchsmith.dsl import semantics
 from benchsmith.dsl.locate import DocPath, locate_toml, toml_error_position
 from benchsmith.dsl.model import TaskSpec
 from benchsmith.dsl.validate import validate
-from benchsmith.errors import TaskNotFoundError, TaskSpecError
+from benchsmith.errors import TaskSpecError
 
-TASK_FILE = "task.toml"
+__all__ = ["TASK_FILE", "load_task", "read_task", "read_task_text", "task_file"]
 
 
 def task_file(path: Path) -> Path:
-    """Return the task.toml for ``path`` (a task folder or the file itself).
+    """Return the task.toml for ``path`` (a task folder or the file itself), resolved.
 
     Raises:
         TaskNotFoundError: When no task.toml exists there.
     """
-    candidate = path / TASK_FILE if path.is_dir() else path
-    if candidate.name != TASK_FILE or not candidate.is_file():
-        raise TaskNotFoundError(f"{display_path(path)}: no {TASK_FILE} found")
-    return candidate
+    return task_source(path)
 
 
 def parse_toml(text: str, shown: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
