@@ -136,7 +136,10 @@ def _read(path: Path) -> str | None:
 def _task_targets(spec: TaskSpec) -> list[_Target]:
     judge_path = spec.task_dir / "judge.py"
     existing = _read(judge_path)
-    authored = None if existing is None else regions.authored_region(existing, _shown(judge_path))
+    authored = None
+    if existing is not None:
+        regions.check_authored(existing, _shown(judge_path))
+        authored = regions.authored_region(existing, _shown(judge_path))
     targets = [
         _Target(spec.task_dir / r.name, r.content, r.content) for r in plan_task(spec, authored)
     ]
