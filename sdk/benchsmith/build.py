@@ -18,7 +18,7 @@ from benchsmith.corpus import corpus_root_tasks
 from benchsmith.diagnostics import Diagnostic, display_path
 from benchsmith.dsl.load import load_task, read_task
 from benchsmith.dsl.model import TaskSpec
-from benchsmith.errors import ConflictError, StaleError, TaskSpecError
+from benchsmith.errors import BuildError, ConflictError, StaleError, TaskSpecError
 from benchsmith.generate import env, regions
 from benchsmith.generate.format import format_sources, formatter_identity
 from benchsmith.generate.plan import index_entry, json_document, judge_source, plan_task
@@ -70,6 +70,7 @@ class _Target:
     # For files whose render reads the file itself (judge.py's authored region): the render
     # the next build will produce from the formatted content, so the lock reaches a fixpoint.
     rerender: Callable[[str], str] | None = None
+    existing: str | None = None  # the file's text on disk, read once by _status
 
 
 def build(
@@ -93,7 +94,7 @@ def build(
         StaleError: With ``check``, when any generated file is out of date.
     """
     specs = _load_all(tasks)
-    targets = [t for spec in specs for t in _task_targets(spec)]
+    targets = _all_task_targets(specs)
     targets += _corpus_targets(specs)
     _format(targets)
     for spec in specs:
@@ -101,7 +102,7 @@ def build(
     result = BuildResult(tasks=list(specs))
     result.files = [FileChange(t.path, _status(t)) for t in targets]
     if check:
-        _raise_if_stale(result)
+        _raise_if_stale(specs, targets)
         return result
     if not force:
         _raise_conflicts(specs, targets)
@@ -127,15 +128,51 @@ def _load_all(tasks: Iterable[Path | str | TaskSpec]) -> list[TaskSpec]:
 
 
 def _read(path: Path) -> str | None:
+    """A generated file's text (``None`` when missing); bytes that are not UTF-8 become U+FFFD,
+    so the file differs from what build writes and is reported, never read as authored."""
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
+    except UnicodeDecodeError:
+        return path.read_bytes().decode("utf-8", errors="replace")
+
+
+def _read_judge(path: Path) -> str | None:
+    """judge.py's text; raise a located error when it is not UTF-8 (its region is authored)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        data = path.read_bytes()
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        message = f"judge.py is not valid UTF-8 (byte {exc.start}); its authored region is kept"
+        message += " only as UTF-8 text: re-save it as UTF-8"
+        raise BuildError(message, [Diagnostic(_shown(path), line, col, "BS400", message)]) from None
+
+
+def _all_task_targets(specs: list[TaskSpec]) -> list[_Target]:
+    """Every task's targets; problems of all tasks are raised together (BuildError)."""
+    targets: list[_Target] = []
+    failures: list[BuildError | ConflictError] = []
+    for spec in specs:
+        try:
+            targets += _task_targets(spec)
+        except (BuildError, ConflictError) as exc:
+            failures.append(exc)
+    if len(failures) == 1:
+        raise failures[0]
+    if failures:
+        problems = [d for exc in failures for d in exc.diagnostics]
+        raise BuildError(f"{len(problems)} problem(s) in judge.py files", problems)
+    return targets
 
 
 def _task_targets(spec: TaskSpec) -> list[_Target]:
     judge_path = spec.task_dir / "judge.py"
-    existing = _read(judge_path)
+    existing = _read_judge(judge_path)
     authored = None
     if existing is not None:
         regions.check_authored(existing, _shown(judge_path))
@@ -230,7 +267,7 @@ def _lock_entry(target: _Target) -> dict[str, str]:
 
 
 def _status(target: _Target) -> str:
-    existing = _read(target.path)
+    target.existing = existing = _read(target.path)
     if existing is None:
         return "created"
     return "unchanged" if existing == target.content else "updated"
@@ -240,27 +277,31 @@ def _shown(path: Path) -> str:
     return display_path(path)
 
 
-def _raise_if_stale(result: BuildResult) -> None:
-    stale = result.changed
-    if stale:
-        found = [Diagnostic(_shown(f.path), 0, 0, "BS501", _stale_message(f)) for f in stale]
-        raise StaleError(f"{len(stale)} generated file(s) are stale; run benchsmith build", found)
+def _raise_if_stale(specs: list[TaskSpec], targets: list[_Target]) -> None:
+    """Raise StaleError naming each stale file once: BS504 when edited by hand, else BS501."""
+    found = _conflicts(specs, targets)
+    edited = {d.path for d in found}
+    for target in targets:
+        shown = _shown(target.path)
+        if target.existing != target.content and shown not in edited:
+            line = _first_difference(target.existing, target.content)
+            found.append(Diagnostic(shown, line, 1, "BS501", _stale_message(target)))
+    if found:
+        raise StaleError(
+            f"{len(found)} generated file(s) are stale or edited by hand; run benchsmith build "
+            "(--force discards hand edits)",
+            found,
+        )
 
 
-def _stale_message(change: FileChange) -> str:
-    if change.status == "created":
+def _stale_message(target: _Target) -> str:
+    if target.existing is None:
         return "generated file is missing; run benchsmith build"
     return "generated file is stale (differs from what task.toml produces); run benchsmith build"
 
 
 def _raise_conflicts(specs: list[TaskSpec], targets: list[_Target]) -> None:
-    found: list[Diagnostic] = []
-    for spec in specs:
-        lock = read_lock(spec.task_dir)
-        for target in targets:
-            if target.guarded and target.path.parent == spec.task_dir:
-                recorded = file_entry(lock, target.path.name).get("owned")
-                found.extend(_conflict(target, recorded))
+    found = _conflicts(specs, targets)
     if found:
         raise ConflictError(
             f"{len(found)} generated file(s) were edited by hand; move the edits into "
@@ -269,25 +310,43 @@ def _raise_conflicts(specs: list[TaskSpec], targets: list[_Target]) -> None:
         )
 
 
+def _conflicts(specs: list[TaskSpec], targets: list[_Target]) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for spec in specs:
+        lock = read_lock(spec.task_dir)
+        for target in targets:
+            if target.guarded and target.path.parent == spec.task_dir:
+                recorded = file_entry(lock, target.path.name).get("owned")
+                found.extend(_conflict(target, recorded))
+    return found
+
+
 def _conflict(target: _Target, recorded: str | None) -> list[Diagnostic]:
-    existing = _read(target.path)
+    existing = target.existing
     if existing is None or existing == target.content:
         return []
-    owned = _owned(target.path, existing)
+    try:
+        owned = _owned(target.path, existing)
+    except ConflictError as exc:  # judge.py's region markers are broken
+        return list(exc.diagnostics)
     if recorded is not None:
         edited = sha256_text(owned) != recorded
     else:
         edited = env.GENERATED_HEADER not in existing and env.JUDGE_HEADER not in existing
     if not edited:
         return []
-    line = _first_difference(owned, target.owned)
+    line = _first_difference(existing, target.content)
     message = "edited by hand since benchsmith generated it; these lines would be lost"
     return [Diagnostic(_shown(target.path), line, 1, "BS504", message)]
 
 
-def _first_difference(old: str, new: str) -> int:
-    matcher = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
+def _first_difference(old: str | None, new: str) -> int:
+    """The 1-based line of ``old`` where it first differs from ``new`` (1 when missing)."""
+    if not old:
+        return 1
+    lines = old.splitlines()
+    matcher = difflib.SequenceMatcher(a=lines, b=new.splitlines(), autojunk=False)
     for tag, start, _, _, _ in matcher.get_opcodes():
         if tag != "equal":
-            return start + 1
-    return 1
+            return max(1, min(start + 1, len(lines)))
+    return max(1, len(lines))

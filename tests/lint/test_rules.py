@@ -10,6 +10,7 @@ import pytest
 
 from benchsmith.build import build
 from benchsmith.diagnostics import Diagnostic, Severity
+from benchsmith.errors import BenchsmithError
 from benchsmith.lint import lint_paths
 from tests.conftest import EXAMPLES, MINIMAL_TASK
 
@@ -87,7 +88,7 @@ def test_edge_rule_must_be_stated(make_task: Callable[..., Path]) -> None:
     task = built(make_task)
     (task / "TASK.md").write_text("nothing here\n", encoding="utf-8")
     found = codes(lint_paths([task]))
-    assert "BS301" in found and "BS501" in found
+    assert "BS301" in found and "BS504" in found and "BS501" not in found
     (task / "task.toml").write_text(MINIMAL_TASK.split("[edge]")[0], encoding="utf-8")
     build([task], force=True)
     assert "BS301" in codes(lint_paths([task]))
@@ -148,8 +149,48 @@ def test_generated_and_corpus_files(make_task: Callable[..., Path]) -> None:
     )
     seed = task / "seed.py"
     seed.write_text(seed.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
-    found = codes(lint_paths([task]))
-    assert {"BS501", "BS502", "BS503", "BS504"} <= set(found)
+    (task / "task.toml").write_text(
+        MINIMAL_TASK.replace("Sum the values", "Add up the values"), encoding="utf-8"
+    )
+    found = lint_paths([task])
+    assert {"BS501", "BS502", "BS503", "BS504"} <= set(codes(found))
+    by_file = {(Path(d.path).name, d.code) for d in found if d.code.startswith("BS50")}
+    assert ("seed.py", "BS504") in by_file and ("seed.py", "BS501") not in by_file
+    assert ("TASK.md", "BS501") in by_file
+
+
+def test_each_stale_file_is_reported_once_at_a_real_line(make_task: Callable[..., Path]) -> None:
+    task = built(make_task)
+    for name in ("seed.py", "judge.py", "TASK.md", "scenario.json"):
+        path = task / name
+        lines = path.read_text(encoding="utf-8").splitlines()
+        lines[5] = lines[5] + " # edited"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (task / "task.toml").write_text(
+        MINIMAL_TASK.replace("Sum the values", "Add up the values"), encoding="utf-8"
+    )
+    found = [d for d in lint_paths([task]) if d.code in ("BS501", "BS504")]
+    per_file: dict[str, list[str]] = {}
+    for finding in found:
+        per_file.setdefault(Path(finding.path).name, []).append(finding.code)
+        assert finding.line >= 1 and finding.col >= 1
+    assert all(len(v) == 1 for v in per_file.values()), per_file
+    assert {d.line for d in found if Path(d.path).name == "seed.py"} == {6}
+    with pytest.raises(BenchsmithError) as caught:
+        build([task], check=True)
+    assert sorted((Path(d.path).name, d.code) for d in caught.value.diagnostics) == sorted(
+        (Path(d.path).name, d.code) for d in found
+    )
+
+
+def test_every_lint_finding_has_a_real_position(make_task: Callable[..., Path]) -> None:
+    task = make_task(dirname="nonsense")
+    (task / "task.toml").write_text("id = \n", encoding="utf-8")
+    other = built(make_task)
+    (other / "TASK.md").write_text("nothing\n", encoding="utf-8")
+    found = lint_paths([task.parent])
+    assert {"BS101", "BS105", "BS301", "BS902"} <= set(codes(found, None))
+    assert all(d.line >= 1 and d.col >= 1 for d in found)
 
 
 def test_class_counts_once_complete(make_task: Callable[..., Path]) -> None:

@@ -13,7 +13,7 @@ from benchsmith.dsl.locate import locate_json
 from benchsmith.dsl.validate import validate
 from benchsmith.errors import BenchsmithError
 from benchsmith.generate import regions
-from benchsmith.lint.context import CorpusContext
+from benchsmith.lint.context import CorpusContext, TaskContext
 from benchsmith.lint.registry import corpus_rule
 from benchsmith.lock import file_entry, read_lock, sha256_text
 
@@ -79,9 +79,21 @@ def scenario_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
     ("BS501", "a generated file (seed.py, judge.py, TASK.md, scenario.json) is stale or missing"),
     ("BS502", "tasks.json is out of sync with the corpus's tasks"),
     ("BS503", "the corpus copy of benchlib.py drifted from sdk/benchsmith/runtime/benchlib.py"),
+    ("BS504", "a generated file was edited by hand since it was generated"),
 )
 def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
-    """Every generated file equals what ``benchsmith build`` would write now."""
+    """Every generated file equals what ``benchsmith build`` would write now.
+
+    Each file is reported once: BS504 when it was edited by hand, else BS501-BS503. Tasks
+    whose task.toml does not load are checked against the hashes in benchsmith.lock.
+    """
+    yield from _build_findings(ctx)
+    for task in ctx.tasks:
+        if task.spec is None:
+            yield from _hand_edits(task)
+
+
+def _build_findings(ctx: CorpusContext) -> Iterator[Diagnostic]:
     if not ctx.specs:
         return
     try:
@@ -97,24 +109,22 @@ def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
             yield Diagnostic(found.path, found.line, found.col, code, message, found.severity)
 
 
-@corpus_rule(("BS504", "a generated file was edited by hand since it was generated"))
-def hand_edits(ctx: CorpusContext) -> Iterator[Diagnostic]:
+def _hand_edits(task: TaskContext) -> Iterator[Diagnostic]:
     """The part of each generated file benchsmith owns matches the hash in benchsmith.lock."""
-    for task in ctx.tasks:
-        lock = read_lock(task.task_dir)
-        for name in sorted(lock["files"]):
-            digest = file_entry(lock, name).get("owned")
-            path = task.task_dir / name
-            text = task.read(path)
-            if text is None:
-                continue
-            try:
-                owned = regions.skeleton(text, display_path(path)) if name == "judge.py" else text
-            except BenchsmithError as exc:
-                yield from exc.diagnostics
-                continue
-            if sha256_text(owned) != digest:
-                yield Diagnostic(display_path(path), 1, 1, "BS504", HAND_EDIT_MESSAGE)
+    lock = read_lock(task.task_dir)
+    for name in sorted(lock["files"]):
+        digest = file_entry(lock, name).get("owned")
+        path = task.task_dir / name
+        text = task.read(path)
+        if text is None:
+            continue
+        try:
+            owned = regions.skeleton(text, display_path(path)) if name == "judge.py" else text
+        except BenchsmithError as exc:
+            yield from exc.diagnostics
+            continue
+        if sha256_text(owned) != digest:
+            yield Diagnostic(display_path(path), 1, 1, "BS504", HAND_EDIT_MESSAGE)
 
 
 @corpus_rule(("BS601", "a complete corpus does not have 8 N, 10 L, 8 M and 4 H tasks"))

@@ -159,7 +159,7 @@ def _parse_source(source: str) -> ast.Module | tuple[int, int, str]:
     try:
         return ast.parse(source)
     except SyntaxError as exc:
-        line, col = exc.lineno or 0, max(exc.offset or 0, 0)
+        line, col = max(exc.lineno or 1, 1), max(exc.offset or 1, 1)
         return (
             line,
             col,
@@ -167,7 +167,7 @@ def _parse_source(source: str) -> ast.Module | tuple[int, int, str]:
         )
     except (ValueError, RecursionError, MemoryError) as exc:
         reason = str(exc) or "nested too deeply"
-        return 0, 0, f"file does not parse: {reason}; fix the source so the file can be checked"
+        return 1, 1, f"file does not parse: {reason}; fix the source so the file can be checked"
 
 
 @functools.lru_cache(maxsize=256)

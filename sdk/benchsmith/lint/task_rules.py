@@ -71,8 +71,8 @@ def folder_name(ctx: TaskContext) -> Iterator[Diagnostic]:
     elif spec is None and not TASK_DIR_PATTERN.match(ctx.task_dir.name):
         yield Diagnostic(
             ctx.shown("task.toml"),
-            0,
-            0,
+            1,
+            1,
             "BS105",
             f"folder {ctx.task_dir.name!r} is not named NN-slug",
         )
@@ -194,8 +194,8 @@ def edge_rule_visible(ctx: TaskContext) -> Iterator[Diagnostic]:
     if task_md is not None and _normalized(spec.edge.rule) not in _normalized(task_md):
         yield Diagnostic(
             ctx.shown("TASK.md"),
-            0,
-            0,
+            1,
+            1,
             "BS301",
             "TASK.md does not state the edge rule; run benchsmith build",
         )
@@ -351,7 +351,7 @@ def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
         patch = ctx.task_dir / f"{folder}.patch"
         if not (ctx.task_dir / folder).is_dir() and not (folder != "reference" and patch.is_file()):
             message = f"{folder}/ is missing; benchsmith check needs it to prove the judge"
-            yield Diagnostic(ctx.shown("task.toml"), 0, 0, "BS902", message, Severity.WARNING)
+            yield Diagnostic(ctx.shown("task.toml"), 1, 1, "BS902", message, Severity.WARNING)
 
 
 def _warning(diagnostic: Diagnostic) -> Diagnostic:
