@@ -109,7 +109,10 @@ def test_new_scaffolds_a_task_that_builds_and_lints(
     lint = cli("lint", task, "--format", "json")
     assert lint.exit_code == 0, lint.output
     codes = {f["code"] for f in json.loads(lint.output)}
-    assert codes == {"BS901"}
+    assert codes == {"BS901", "BS902"}
+    witnesses = {(Path(f["path"]).name, f["code"]) for f in json.loads(lint.output)}
+    for name in ("level3.patch", "level4.patch"):  # placeholders, not diffs yet
+        assert {(name, "BS901"), (name, "BS902")} <= witnesses
     assert cli("build", task, "--check").exit_code == 0
     again = cli("new", "shiny-task", "--id", "12", "--pressure", pressure, "--dir", tmp_path)
     assert again.exit_code == 2 and "already exists" in again.output

@@ -243,3 +243,27 @@ def test_stdin_must_exist_in_both_fixtures(make_task: Callable[..., Path]) -> No
     assert [d.message for d in found] == [
         "stdin file inputs/data.csv is not part of the edge fixture"
     ]
+
+
+WITNESS = """\
+diff -ruN a/solution/main.py b/solution/main.py
+--- a/solution/main.py
++++ b/solution/main.py
+@@ -1,2 +1,2 @@
+ # TODO in the reference's own code is not a placeholder of the witness
+-total = 1
++total = 2  # TODO: also fine, it is code
+"""
+
+
+def test_placeholder_witness_patches_are_warnings(make_task: Callable[..., Path]) -> None:
+    task = built(make_task, files={"reference/solution/main.py": "x = 1\n"})
+    (task / "witnesses").mkdir()
+    (task / "witnesses" / "level3.patch").write_text("TODO: break a rule\n", encoding="utf-8")
+    (task / "witnesses" / "level4.patch").write_text(WITNESS, encoding="utf-8")
+    found = [d for d in lint_paths([task]) if "witnesses" in d.path]
+    assert {(Path(d.path).name, d.code, d.line) for d in found} == {
+        ("level3.patch", "BS901", 1),
+        ("level3.patch", "BS902", 1),
+    }
+    assert all(d.severity is Severity.WARNING for d in found)
