@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -46,6 +47,14 @@ def build_file_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8")
     return root
+
+
+def lock(task_dir: Path) -> Path:
+    """Record the task's seed hashes (``benchsmith lock``) with this interpreter."""
+    from benchsmith.lock import lock_tasks
+
+    lock_tasks([task_dir], python=sys.executable)
+    return task_dir
 
 
 @pytest.fixture

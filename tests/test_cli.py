@@ -14,7 +14,7 @@ from typer.core import TyperOption
 
 from benchsmith.cli import app
 from benchsmith.lint.registry import RULES
-from tests.conftest import MINIMAL_TASK, REPO
+from tests.conftest import MINIMAL_TASK, REPO, lock
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -56,6 +56,9 @@ def test_build_check_and_lint_exit_codes(
 ) -> None:
     task = make_task()
     assert cli("build", task).exit_code == 0
+    unlocked = cli("build", task, "--check")
+    assert unlocked.exit_code == 1 and "BS505" in unlocked.output
+    lock(task)
     assert cli("build", task, "--check").exit_code == 0
     assert cli("lint", task).exit_code == 0  # warnings only
     assert cli("lint", task, "--strict").exit_code == 1

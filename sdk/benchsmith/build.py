@@ -23,7 +23,15 @@ from benchsmith.generate import env, regions
 from benchsmith.generate.format import format_sources, formatter_identity
 from benchsmith.generate.plan import index_entry, json_document, judge_source, plan_task
 from benchsmith.generate.write import write_all
-from benchsmith.lock import LOCK_FILE, file_entry, lock_text, read_lock, sha256_text
+from benchsmith.lock import (
+    LOCK_FILE,
+    SEED_SOURCE,
+    file_entry,
+    lock_text,
+    read_lock,
+    seed_lock_problem,
+    sha256_text,
+)
 
 RUNTIME_NAME = "benchlib.py"
 INDEX_NAME = "tasks.json"
@@ -256,8 +264,8 @@ def _owned(path: Path, text: str) -> str:
 
 def _lock_target(spec: TaskSpec, targets: list[_Target]) -> _Target:
     files = {t.path.name: _lock_entry(t) for t in targets}
-    seed = read_lock(spec.task_dir)["seed"]
-    text = lock_text(files, seed)
+    lock = read_lock(spec.task_dir)
+    text = lock_text(files, lock["seed"], lock.get("seed_inputs"))
     return _Target(spec.task_dir / LOCK_FILE, text, text, guarded=False)
 
 
@@ -278,7 +286,8 @@ def _shown(path: Path) -> str:
 
 
 def _raise_if_stale(specs: list[TaskSpec], targets: list[_Target]) -> None:
-    """Raise StaleError naming each stale file once: BS504 when edited by hand, else BS501."""
+    """Raise StaleError naming each stale file once: BS504 when edited by hand, else BS501;
+    BS505 when the lock's seed hashes are missing or older than the seed's inputs."""
     found = _conflicts(specs, targets)
     edited = {d.path for d in found}
     for target in targets:
@@ -286,12 +295,32 @@ def _raise_if_stale(specs: list[TaskSpec], targets: list[_Target]) -> None:
         if target.existing != target.content and shown not in edited:
             line = _first_difference(target.existing, target.content)
             found.append(Diagnostic(shown, line, 1, "BS501", _stale_message(target)))
+    unlocked = [d for spec in specs for d in _seed_lock(spec, targets)]
+    advice = []
     if found:
-        raise StaleError(
+        advice.append(
             f"{len(found)} generated file(s) are stale or edited by hand; run benchsmith build "
-            "(--force discards hand edits)",
-            found,
+            "(--force discards hand edits)"
         )
+    if unlocked:
+        advice.append(f"{len(unlocked)} task(s) need benchsmith lock (BS505)")
+    if advice:
+        raise StaleError("; ".join(advice), found + unlocked)
+
+
+def _seed_lock(spec: TaskSpec, targets: list[_Target]) -> list[Diagnostic]:
+    """BS505 when benchsmith.lock's seed hashes cannot be trusted (see seed_lock_problem)."""
+    seed_path = spec.task_dir / SEED_SOURCE
+    seed = next((t.content for t in targets if t.path == seed_path), None)
+    problem = seed_lock_problem(spec.task_dir, seed)
+    if problem is None:
+        return []
+    path = spec.task_dir / LOCK_FILE
+    text = _read(path) or ""
+    offset = max(text.find('"seed"'), 0)
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return [Diagnostic(_shown(path), line, col, "BS505", problem)]
 
 
 def _stale_message(target: _Target) -> str:

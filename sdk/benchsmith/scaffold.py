@@ -23,6 +23,8 @@ from benchsmith.dsl.load import read_task
 from benchsmith.dsl.model import PRESSURE
 from benchsmith.dsl.toml_text import toml_string
 from benchsmith.errors import UsageError
+from benchsmith.lock import lock_tasks
+from benchsmith.pythons import resolve_python
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MAX_ID = 99
@@ -48,8 +50,16 @@ def _check_free(parent: Path, task_id: int, dirname: str) -> None:
             raise UsageError(f"task id {task_id} is already used by {display_path(task_dir)}")
 
 
-def new_task(slug: str, task_id: int, pressure: str, parent: Path, title: str = "") -> Path:
-    """Scaffold ``parent/NN-slug`` and build it.
+def new_task(
+    slug: str,
+    task_id: int,
+    pressure: str,
+    parent: Path,
+    title: str = "",
+    *,
+    python: str | None = None,
+) -> Path:
+    """Scaffold ``parent/NN-slug``, build it and record its seed hashes (``lock``).
 
     Args:
         slug: Lower-case words joined by hyphens.
@@ -57,6 +67,7 @@ def new_task(slug: str, task_id: int, pressure: str, parent: Path, title: str = 
         pressure: ``N``, ``L``, ``M`` or ``H``.
         parent: The corpus root receiving the task.
         title: Human title (default: the slug in title case).
+        python: Interpreter for seed.py (default: Python 3.12 when present).
 
     Returns:
         The new task folder.
@@ -89,6 +100,7 @@ def new_task(slug: str, task_id: int, pressure: str, parent: Path, title: str = 
         template = str(resources.data_dir("templates") / "scaffold")
         cookiecutter(template, no_input=True, extra_context=context, output_dir=tmp)
         build([Path(tmp) / dirname])
+        lock_tasks([Path(tmp) / dirname], python=resolve_python(python))
         for name in ("benchlib.py", "tasks.json"):
             (Path(tmp) / name).unlink()
         (Path(tmp) / dirname).rename(parent / dirname)

@@ -12,7 +12,7 @@ from benchsmith.build import build
 from benchsmith.diagnostics import Diagnostic, Severity
 from benchsmith.errors import BenchsmithError
 from benchsmith.lint import lint_paths
-from tests.conftest import EXAMPLES, MINIMAL_TASK
+from tests.conftest import EXAMPLES, MINIMAL_TASK, lock
 
 
 def codes(found: list[Diagnostic], severity: Severity | None = Severity.ERROR) -> list[str]:
@@ -22,7 +22,7 @@ def codes(found: list[Diagnostic], severity: Severity | None = Severity.ERROR) -
 def built(make_task: Callable[..., Path], toml: str = MINIMAL_TASK, **kwargs: object) -> Path:
     task = make_task(toml, **kwargs)
     build([task])
-    return task
+    return lock(task)
 
 
 def test_examples_have_no_findings() -> None:
@@ -217,6 +217,9 @@ def test_usage_error_for_unknown_path(tmp_path: Path) -> None:
         lint_paths([tmp_path / "missing"])
 
 
+FIXTURES_LOGS = 'def logs(ctx):\n    ctx.write_text("inputs/logs/app/one.log", "x\\n")\n'
+
+
 def test_inputs_named_in_requirements_and_generator_folders(make_task: Callable[..., Path]) -> None:
     text = (
         MINIMAL_TASK.replace(
@@ -226,7 +229,7 @@ def test_inputs_named_in_requirements_and_generator_folders(make_task: Callable[
         )
         + '\n[[files]]\npath = "inputs/logs"\ngenerator = "logs"\n'
     )
-    task = built(make_task, text, files={"fixtures.py": "def logs(ctx):\n    pass\n"})
+    task = built(make_task, text, files={"fixtures.py": FIXTURES_LOGS})
     found = [d for d in lint_paths([task]) if d.code == "BS104"]
     assert [d.message.split(" ")[0] for d in found] == ["inputs/missing.csv"]
 

@@ -80,6 +80,7 @@ def scenario_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
     ("BS502", "tasks.json is out of sync with the corpus's tasks"),
     ("BS503", "the corpus copy of benchlib.py drifted from sdk/benchsmith/runtime/benchlib.py"),
     ("BS504", "a generated file was edited by hand since it was generated"),
+    ("BS505", "benchsmith.lock's seed hashes are missing or older than the seed's inputs"),
 )
 def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
     """Every generated file equals what ``benchsmith build`` would write now.
