@@ -82,10 +82,12 @@ def read_settings(root: Path) -> CorpusSettings:
     """Read ``root/corpus.toml`` (defaults when absent; malformed files count as absent)."""
     try:
         data = tomllib.loads((root / CORPUS_FILE).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+    except (OSError, ValueError, RecursionError):  # absent, not UTF-8 or TOML, too deep
         return CorpusSettings()
     counts = data.get("counts", SPEC_COUNTS)
-    return CorpusSettings(bool(data.get("complete", False)), tuple(sorted(counts.items())))
+    if not isinstance(counts, dict) or not all(isinstance(v, int) for v in counts.values()):
+        counts = SPEC_COUNTS
+    return CorpusSettings(data.get("complete") is True, tuple(sorted(counts.items())))
 
 
 def resolve_task(argument: str | Path, corpus: Path = DEFAULT_CORPUS) -> Path:

@@ -50,7 +50,7 @@ def read_lock(task_dir: Path) -> dict[str, Any]:
     path = task_dir / LOCK_FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # absent, not UTF-8/JSON, nested too deeply
         return {"files": {}, "seed": {}}
     if not isinstance(data, dict):
         return {"files": {}, "seed": {}}

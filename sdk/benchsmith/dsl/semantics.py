@@ -8,6 +8,7 @@ builds the frozen :class:`~benchsmith.dsl.model.TaskSpec`. Every problem is a lo
 from __future__ import annotations
 
 import ast
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
@@ -365,16 +366,31 @@ def _column(b: _Builder, name: str, value: Any, at: DocPath) -> Column:
     return Column(name, kind, freeze(args))
 
 
+MAX_SEQ_WIDTH = 100
+MAX_TASK_ROWS = 20_000_000
+
+
 def _check_seq(b: _Builder, args: dict[str, Any], at: DocPath) -> None:
     pattern = args["seq"]
-    fields = [f for _, f, _, _ in string.Formatter().parse(pattern) if f is not None]
     try:
-        pattern.format(1)
-    except (ValueError, IndexError, KeyError) as exc:
+        fields = [(f, spec) for _, f, spec, _ in string.Formatter().parse(pattern) if f is not None]
+    except ValueError as exc:
         b.error((*at, "seq"), f"seq pattern {pattern!r} cannot format a number: {exc}")
         return
     if len(fields) != 1:
         b.error((*at, "seq"), f"seq pattern {pattern!r} needs exactly one {{}} field")
+        return
+    name, spec = fields[0]
+    widths = [int(n) for n in re.findall(r"\d+", spec or "")]
+    if name not in ("", "0") or "{" in (spec or ""):
+        b.error((*at, "seq"), f"seq pattern {pattern!r}: write the field as {{}} or {{:05d}}")
+    elif any(w > MAX_SEQ_WIDTH for w in widths):
+        b.error((*at, "seq"), f"seq pattern {pattern!r}: widths above {MAX_SEQ_WIDTH} are refused")
+    else:
+        try:
+            pattern.format(1)
+        except (ValueError, IndexError, KeyError) as exc:
+            b.error((*at, "seq"), f"seq pattern {pattern!r} cannot format a number: {exc}")
 
 
 def _check_range(b: _Builder, args: dict[str, Any], at: DocPath, kind: str) -> None:
@@ -463,6 +479,9 @@ def _check_anchor_file(
 
 
 def _check_capacity(b: _Builder, files: tuple[FileSpec, ...], anchors: list[Anchor]) -> None:
+    total = sum(f.rows or 0 for f in files)
+    if total > MAX_TASK_ROWS:
+        b.error(("files",), f"the files declare {total} rows; a task may declare {MAX_TASK_ROWS}")
     for index, spec in enumerate(files):
         if spec.rows is None:
             continue

@@ -72,8 +72,15 @@ def lint_paths(paths: Sequence[Path], *, select: frozenset[str] = frozenset()) -
         Every finding, sorted by file and position.
 
     Raises:
-        UsageError: When a path is neither a task nor a corpus root.
+        UsageError: When a path is neither a task nor a corpus root, or a selected code
+            matches no rule.
     """
+    unknown = sorted(s for s in select if not any(code.startswith(s) for code in RULES))
+    if unknown:
+        raise UsageError(
+            f"--select {', '.join(unknown)}: no rule code starts with it; "
+            "benchsmith rules lists the codes"
+        )
     found: list[Diagnostic] = []
     for corpus in _contexts(paths):
         ignored = _ignored_by(corpus.tasks)

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from benchsmith.build import build
 from benchsmith.corpus import read_settings
 from benchsmith.diagnostics import Diagnostic, display_path
-from benchsmith.dsl.locate import locate_json
+from benchsmith.dsl.load import MAX_DEPTH, too_deep
+from benchsmith.dsl.locate import locate_json, nesting_position, position_of
 from benchsmith.dsl.validate import validate
 from benchsmith.errors import BenchsmithError
 from benchsmith.generate import regions
@@ -54,25 +55,44 @@ def scenario_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
     """scenario.json parses and matches the spec's v1 shape, located at its source position."""
     for task in ctx.tasks:
         path = task.task_dir / "scenario.json"
-        text = task.read(path) if path.is_file() else None
-        if text is None:
-            continue
-        shown = display_path(path)
         try:
-            document = json.loads(text)
-        except ValueError as exc:
-            yield Diagnostic(
-                shown,
-                getattr(exc, "lineno", 1),
-                getattr(exc, "colno", 1),
-                "BS103",
-                f"invalid JSON: {exc}",
-            )
-            continue
-        positions = locate_json(text)
-        for found in validate(document, "scenario", path=shown, positions=positions, code="BS103"):
-            code = "BS303" if found.message.startswith("judge_command") else found.code
-            yield Diagnostic(found.path, found.line, found.col, code, found.message)
+            data = path.read_bytes() if path.is_file() else None
+        except OSError:
+            data = None
+        if data is not None:
+            yield from scenario_diagnostics(data, display_path(path))
+
+
+def scenario_diagnostics(data: bytes, shown: str) -> list[Diagnostic]:
+    """Every problem of a scenario.json's bytes, located: encoding, JSON, nesting, schema."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _byte_position(data, exc.start)
+        return [Diagnostic(shown, line, col, "BS103", f"not valid UTF-8 (byte {exc.start})")]
+    try:
+        document = json.loads(text)
+    except RecursionError:
+        line, col = nesting_position(text, MAX_DEPTH, toml=False) or (1, 1)
+        return [Diagnostic(shown, line, col, "BS103", f"nested more than {MAX_DEPTH} levels")]
+    except ValueError as exc:
+        line, col = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
+        return [Diagnostic(shown, line, col, "BS103", f"invalid JSON: {exc}")]
+    positions = locate_json(text)
+    deep = too_deep(document)
+    if deep is not None:
+        line, col = position_of(positions, deep[: MAX_DEPTH + 1])
+        return [Diagnostic(shown, line, col, "BS103", f"nested more than {MAX_DEPTH} levels")]
+    found = []
+    for item in validate(document, "scenario", path=shown, positions=positions, code="BS103"):
+        code = "BS303" if item.message.startswith("judge_command") else item.code
+        found.append(Diagnostic(item.path, item.line, item.col, code, item.message))
+    return found
+
+
+def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, offset) + 1
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
 
 
 @corpus_rule(
