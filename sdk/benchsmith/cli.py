@@ -1,28 +1,37 @@
 """The ``benchsmith`` command line: a thin typer layer over the library.
 
 This is the one place that prints user errors and chooses exit codes: 0 success, 1 findings
-or failed expectations, 2 usage errors. Library code raises
-:class:`~benchsmith.errors.BenchsmithError`.
+or failed expectations, 2 usage errors, 3 the environment failed (a file system that is
+read-only or full, a task locked by another process), 4 an internal error (a bug: its
+traceback only with ``--debug``), 130 and 143 interrupted by SIGINT or SIGTERM. Library code
+raises :class:`~benchsmith.errors.BenchsmithError`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Annotated, Any, ParamSpec, TypeVar
 
+import click
 import typer
 
 from benchsmith import __version__
 from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
 from benchsmith.diagnostics import Diagnostic, display_path, has_errors, render_json, render_text
-from benchsmith.errors import BenchsmithError, UsageError
+from benchsmith.errors import BenchsmithError, FileSystemError, UsageError
 
 P = ParamSpec("P")
 R = TypeVar("R")
+EXIT_INTERNAL = 4
+_DEBUG = {"on": False}
 
 app = typer.Typer(
     name="benchsmith",
@@ -53,6 +62,67 @@ def guard(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that every cleanup path runs (exit status 143)."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Terminated` while a command runs (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def authoring(command: Callable[P, R]) -> Callable[P, R]:
+    """:func:`guard` an authoring command, and never show a traceback for what is not a bug.
+
+    SIGTERM and SIGINT run every cleanup path and exit 143 / 130; an OSError that escaped
+    the library (read-only or full file system, permissions) is a located BS001 (exit 3);
+    any other exception is a bug: one line and exit 4, its traceback with ``--debug``.
+    """
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            with _sigterm_raises():
+                return command(*args, **kwargs)
+        except (
+            BenchsmithError,
+            typer.Exit,
+            typer.Abort,
+            click.exceptions.Exit,
+            click.ClickException,
+            click.Abort,
+        ):
+            raise
+        except KeyboardInterrupt as exc:
+            typer.echo("interrupted; nothing half-written was left behind", err=True)
+            raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
+        except OSError as exc:
+            raise FileSystemError.from_os_error(exc) from exc
+        except Exception as exc:
+            if _DEBUG["on"]:
+                raise
+            typer.echo(
+                f"internal error: {type(exc).__name__}: {exc} -- a bug in benchsmith; "
+                "rerun with --debug for the traceback and report it",
+                err=True,
+            )
+            raise typer.Exit(EXIT_INTERNAL) from None
+
+    return guard(wrapper)
+
+
 def emit_json(payload: Any) -> None:
     typer.echo(json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False))
 
@@ -68,12 +138,16 @@ def root(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the traceback of internal errors (bugs).")
+    ] = False,
 ) -> None:
     """Author, validate and run hermetic benchmark tasks for coding agents."""
+    _DEBUG["on"] = debug
 
 
 @app.command()
-@guard
+@authoring
 def new(
     slug: Annotated[str, typer.Argument(help="Task slug: lower-case words joined by hyphens.")],
     task_id: Annotated[int, typer.Option("--id", min=1, max=99, help="Task number.")],
@@ -96,7 +170,7 @@ def new(
 
 
 @app.command()
-@guard
+@authoring
 def build(
     tasks: TasksArg = None,
     all_tasks: AllOpt = False,
@@ -127,7 +201,7 @@ def build(
 
 
 @app.command()
-@guard
+@authoring
 def lint(
     paths: Annotated[
         list[Path] | None, typer.Argument(help="Task folders or corpus roots (default: tasks).")
@@ -155,7 +229,7 @@ def lint(
 
 
 @app.command()
-@guard
+@authoring
 def rules(as_json: JsonOpt = False) -> None:
     """List every lint rule code with what it checks."""
     from benchsmith.lint.registry import RULES
@@ -168,7 +242,7 @@ def rules(as_json: JsonOpt = False) -> None:
 
 
 @app.command()
-@guard
+@authoring
 def vocab(
     name: Annotated[str, typer.Argument(help="Vocabulary name (a-z, 0-9, _).")],
     provider: Annotated[str, typer.Option(help="Faker provider method, e.g. company.")],
@@ -185,7 +259,7 @@ def vocab(
 
 
 @app.command()
-@guard
+@authoring
 def workspace(
     task: Annotated[str, typer.Argument(help="Task folder, id or slug.")],
     dest: Annotated[Path, typer.Argument(help="Folder to create (must not exist).")],
