@@ -19,6 +19,7 @@ determinism control, which re-runs seed.py.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import tempfile
@@ -87,8 +88,9 @@ def seed_inputs_hash(task_dir: Path, seed_source: str | None = None) -> str:
         seed_source: seed.py as the next build writes it (default: the file on disk).
 
     Returns:
-        The hash of (relative path, SHA-256) of seed.py, the task's other top-level Python
-        modules but judge.py, and every file under vocab/, in path order.
+        The hash of (relative path, SHA-256) of seed.py (without its docstring, which only
+        names the task), the task's other top-level Python modules but judge.py, and every
+        file under vocab/, in path order.
     """
     items: dict[str, bytes] = {}
     for path in sorted(task_dir.glob("*.py")):
@@ -100,10 +102,25 @@ def seed_inputs_hash(task_dir: Path, seed_source: str | None = None) -> str:
             items[path.relative_to(task_dir).as_posix()] = path.read_bytes()
     if seed_source is not None:
         items[SEED_SOURCE] = seed_source.encode("utf-8")
+    if SEED_SOURCE in items:
+        items[SEED_SOURCE] = _without_docstring(items[SEED_SOURCE])
     digest = hashlib.sha256()
     for name in sorted(items):
         digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(items[name]).digest())
     return digest.hexdigest()
+
+
+def _without_docstring(source: bytes) -> bytes:
+    """seed.py without its module docstring (which names the title; the output does not)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return source
+    first = tree.body[0] if tree.body else None
+    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)):
+        return source
+    lines = source.splitlines(keepends=True)
+    return b"".join(lines[: first.lineno - 1] + lines[first.end_lineno or first.lineno :])
 
 
 def seed_lock_problem(task_dir: Path, seed_source: str | None = None) -> str | None:

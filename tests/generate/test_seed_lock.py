@@ -76,7 +76,8 @@ def test_a_change_of_the_seed_inputs_is_reported(locked_task: Path, change: str)
 def test_text_that_does_not_reach_the_seed_needs_no_lock(locked_task: Path) -> None:
     lock(locked_task)
     toml = locked_task / "task.toml"
-    toml.write_text(WITH_VOCAB.replace("Sum the values", "Add up the values"), encoding="utf-8")
+    text = WITH_VOCAB.replace("Sum the values", "Add up the values")
+    toml.write_text(text.replace("Tiny Task", "Tiny Renamed Task"), encoding="utf-8")
     (locked_task / "reference").mkdir()
     (locked_task / "reference" / "main.py").write_text("x = 1\n", encoding="utf-8")
     build([locked_task])
