@@ -2,7 +2,10 @@
 
 The steps: load the specs (pure), read each judge's authored region, render every file,
 format all Python with one ruff call, compare with what is on disk, refuse to overwrite hand
-edits (reported as conflicts), and finally write everything at once or nothing at all.
+edits (reported as conflicts), and finally write everything at once or nothing at all (per
+corpus root, even under ``kill -9``: see :mod:`benchsmith.generate.write`). The task folders
+and their corpus roots stay locked (:mod:`benchsmith.locking`) from the first read of a
+generated file to the last write, so concurrent builds of one task take turns.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from benchsmith.lock import (
     seed_lock_problem,
     sha256_text,
 )
+from benchsmith.locking import locked
 
 RUNTIME_NAME = "benchlib.py"
 INDEX_NAME = "tasks.json"
@@ -102,21 +106,39 @@ def build(
         StaleError: With ``check``, when any generated file is out of date.
     """
     specs = _load_all(tasks)
-    targets = _all_task_targets(specs)
-    targets += _corpus_targets(specs)
-    _format(targets)
-    for spec in specs:
-        targets.append(_lock_target(spec, [t for t in targets if t.path.parent == spec.task_dir]))
-    result = BuildResult(tasks=list(specs))
-    result.files = [FileChange(t.path, _status(t)) for t in targets]
-    if check:
-        _raise_if_stale(specs, targets)
-        return result
-    if not force:
-        _raise_conflicts(specs, targets)
-    changed = zip(result.files, targets, strict=True)
-    write_all({t.path: t.content for c, t in changed if c.status != "unchanged"})
+    with locked(task_folders(specs), recover=not check):
+        targets = _all_task_targets(specs)
+        targets += _corpus_targets(specs)
+        _format(targets)
+        for spec in specs:
+            mine = [t for t in targets if t.path.parent == spec.task_dir]
+            targets.append(_lock_target(spec, mine))
+        result = BuildResult(tasks=list(specs))
+        result.files = [FileChange(t.path, _status(t)) for t in targets]
+        if check:
+            _raise_if_stale(specs, targets)
+            return result
+        if not force:
+            _raise_conflicts(specs, targets)
+        changed = [t for c, t in zip(result.files, targets, strict=True) if c.status != "unchanged"]
+        _write(specs, changed)
     return result
+
+
+def _write(specs: list[TaskSpec], changed: list[_Target]) -> None:
+    """Write the changed files, all at once per corpus root (its journal goes there)."""
+    roots = {s.task_dir: s.task_dir.parent for s in specs}
+    by_root: dict[Path, dict[Path, str]] = {}
+    for target in changed:
+        root = roots.get(target.path.parent, target.path.parent)
+        by_root.setdefault(root, {})[target.path] = target.content
+    for root, files in sorted(by_root.items()):
+        write_all(files, journal_dir=root)
+
+
+def task_folders(specs: Iterable[TaskSpec]) -> set[Path]:
+    """The folders a build of ``specs`` writes: each task folder and its corpus root."""
+    return {f for s in specs for f in (s.task_dir, s.task_dir.parent)}
 
 
 def _load_all(tasks: Iterable[Path | str | TaskSpec]) -> list[TaskSpec]:
@@ -197,14 +219,24 @@ def _task_targets(spec: TaskSpec) -> list[_Target]:
 
 
 def _corpus_targets(specs: list[TaskSpec]) -> list[_Target]:
-    runtime = resources.runtime_source().read_text(encoding="utf-8")
     targets = []
     for root in sorted({s.task_dir.parent for s in specs}):
-        entries = [index_entry(s) for s in _corpus_specs(root, specs)]
-        index = json_document({"tasks": sorted(entries, key=lambda e: (e["id"], e["slug"]))})
-        targets.append(_Target(root / RUNTIME_NAME, runtime, runtime, guarded=False))
-        targets.append(_Target(root / INDEX_NAME, index, index, guarded=False))
+        for path, text in corpus_files(root, _corpus_specs(root, specs)).items():
+            targets.append(_Target(path, text, text, guarded=False))
     return targets
+
+
+def corpus_files(root: Path, specs: Iterable[TaskSpec] | None = None) -> dict[Path, str]:
+    """benchlib.py and tasks.json of corpus ``root`` as a build writes them.
+
+    Args:
+        root: The corpus root.
+        specs: The tasks tasks.json lists (default: every valid task under ``root``).
+    """
+    runtime = resources.runtime_source().read_text(encoding="utf-8")
+    members = list(specs) if specs is not None else _corpus_specs(root, [])
+    entries = sorted((index_entry(s) for s in members), key=lambda e: (e["id"], e["slug"]))
+    return {root / RUNTIME_NAME: runtime, root / INDEX_NAME: json_document({"tasks": entries})}
 
 
 def _corpus_specs(root: Path, built: list[TaskSpec]) -> list[TaskSpec]:

@@ -66,13 +66,15 @@ class FileSystemError(BenchsmithError):
     exit_code = 3
 
     @classmethod
-    def from_os_error(cls, exc: OSError, path: Path | str | None = None) -> FileSystemError:
+    def from_os_error(
+        cls, exc: OSError, path: Path | str | None = None, action: str = "write or read"
+    ) -> FileSystemError:
         """The error for ``exc``, located at ``path`` (default: the file the OS names)."""
         where = path if path is not None else exc.filename
         shown = display_path(os.fsdecode(where)) if where is not None else "."
         reason = exc.strerror or str(exc) or type(exc).__name__
         hint = _HINTS.get(exc.errno or 0, "")
-        message = f"cannot write or read {shown}: {reason}{hint}"
+        message = f"cannot {action} {shown}: {reason}{hint}"
         return cls(message, [Diagnostic(shown, 1, 1, "BS001", f"{reason}{hint}")])
 
 

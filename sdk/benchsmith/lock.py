@@ -32,6 +32,7 @@ from benchsmith.check.seeds import FIXTURES, seed_entries
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.load import load_task
 from benchsmith.generate.write import write_all
+from benchsmith.locking import locked
 from benchsmith.runtime import benchlib
 from benchsmith.workspace import require_built
 
@@ -198,6 +199,12 @@ def lock_tasks(task_dirs: Sequence[Path], *, python: str) -> list[LockResult]:
         UsageError: When a task was never built.
         SeedError: When seed.py fails (no lock is written then).
     """
+    folders = {f for d in task_dirs for f in (d.resolve(), d.resolve().parent)}
+    with locked(folders):
+        return _lock_all(task_dirs, python)
+
+
+def _lock_all(task_dirs: Sequence[Path], python: str) -> list[LockResult]:
     results, writes = [], {}
     for task_dir in task_dirs:
         require_built(load_task(task_dir))
@@ -211,5 +218,6 @@ def lock_tasks(task_dirs: Sequence[Path], *, python: str) -> list[LockResult]:
             seed = {**lock["seed"], **hashes}
             writes[task_dir / LOCK_FILE] = lock_text(lock["files"], seed, inputs)
         results.append(result)
-    write_all(writes)
+    for root in sorted({p.parent.parent for p in writes}):
+        write_all({p: t for p, t in writes.items() if p.parent.parent == root}, journal_dir=root)
     return results
