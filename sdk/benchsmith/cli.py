@@ -156,12 +156,15 @@ def new(
         "tasks"
     ),
     title: Annotated[str, typer.Option(help="Human title (default: from the slug).")] = "",
+    parents: Annotated[
+        bool, typer.Option("--parents", help="Create PARENT (and its parents) if missing.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Scaffold PARENT/NN-SLUG from the template and build it."""
+    """Scaffold PARENT/NN-SLUG from the template, build and lock it."""
     from benchsmith.scaffold import new_task
 
-    task_dir = new_task(slug, task_id, pressure.upper(), parent, title)
+    task_dir = new_task(slug, task_id, pressure.upper(), parent, title, parents=parents)
     if as_json:
         emit_json({"task": display_path(task_dir)})
         return
