@@ -17,7 +17,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import FrameType
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import click
@@ -26,11 +25,13 @@ import typer
 from benchsmith import __version__
 from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
 from benchsmith.diagnostics import Diagnostic, display_path, has_errors, render_json, render_text
+from benchsmith.entry import exit_status, interruption, restore_defaults, terminate
 from benchsmith.errors import BenchsmithError, FileSystemError, UsageError
 
 P = ParamSpec("P")
 R = TypeVar("R")
 EXIT_INTERNAL = 4
+AUTHORING = frozenset({"new", "build", "lint", "rules", "vocab", "workspace"})
 _DEBUG = {"on": False}
 
 app = typer.Typer(
@@ -62,25 +63,20 @@ def guard(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised like Ctrl-C so that every cleanup path runs (exit status 143)."""
-
-
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    raise Terminated
-
-
 @contextlib.contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """Turn SIGTERM into :class:`Terminated` while a command runs (main thread only)."""
+def _command_signals() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt and SIGTERM :class:`Terminated` while an authoring
+    command runs (main thread only), so every cleanup path runs."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    previous_term = signal.signal(signal.SIGTERM, terminate)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous_term)
+        signal.signal(signal.SIGINT, previous)
 
 
 def authoring(command: Callable[P, R]) -> Callable[P, R]:
@@ -94,7 +90,7 @@ def authoring(command: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            with _sigterm_raises():
+            with _command_signals():
                 return command(*args, **kwargs)
         except (
             BenchsmithError,
@@ -107,10 +103,14 @@ def authoring(command: Callable[P, R]) -> Callable[P, R]:
             raise
         except KeyboardInterrupt as exc:
             typer.echo("interrupted; nothing half-written was left behind", err=True)
-            raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
+            raise typer.Exit(exit_status(interruption(exc) or signal.SIGINT)) from None
         except OSError as exc:
             raise FileSystemError.from_os_error(exc) from exc
         except Exception as exc:
+            signum = interruption(exc)
+            if signum is not None:  # a signal Python wrapped (e.g. in __set_name__)
+                typer.echo("interrupted; nothing half-written was left behind", err=True)
+                raise typer.Exit(exit_status(signum)) from None
             if _DEBUG["on"]:
                 raise
             typer.echo(
@@ -135,6 +135,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
@@ -144,6 +145,8 @@ def root(
 ) -> None:
     """Author, validate and run hermetic benchmark tasks for coding agents."""
     _DEBUG["on"] = debug
+    if ctx.invoked_subcommand not in AUTHORING:
+        restore_defaults()  # check, run, ...: Python's own signal handling
 
 
 @app.command()
