@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck unit corpus bench clean
+.PHONY: install demo test lint typecheck unit fuzz corpus bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Ten times the Hypothesis examples: 12,000 fuzzed task.toml and scenario.json documents.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest tests/dsl/test_fuzz.py
 
 # The corpus is proven in CI: generated files current, lint clean, every control met.
 corpus: $(STAMP)
