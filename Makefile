@@ -9,7 +9,7 @@ HARBOR_VERSION := 0.26.0
 HARBOR_VENV := .venv-harbor
 HARBOR_STAMP := $(HARBOR_VENV)/.installed-$(HARBOR_VERSION)
 
-.PHONY: install harbor demo test lint typecheck unit unit-fast corpus bench clean
+.PHONY: install harbor demo test lint typecheck unit unit-fast fuzz corpus bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ unit: $(STAMP) $(HARBOR_STAMP)
 # The quick inner loop: every test except those marked slow (large fixtures, whole batteries).
 unit-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow"
+
+# Ten times the Hypothesis examples: 12,000 fuzzed task.toml and scenario.json documents.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest tests/dsl/test_fuzz.py
 
 # The corpus is proven in CI: generated files current, lint clean, every control met.
 corpus: $(STAMP)

@@ -12,7 +12,7 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
 run() { printf '$ %s\n' "$*"; "$@"; }
 
 step "Scaffold a task (one command) and build it"
-run "$BIN/benchsmith" new demo-task --id 42 --pressure M --dir "$tmp/corpus"
+run "$BIN/benchsmith" new demo-task --id 42 --pressure M --dir "$tmp/corpus" --parents
 (cd "$tmp/corpus/42-demo-task" && find . -type f | sort)
 
 step "Lint it: placeholders are warnings, not errors"

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from typer.testing import CliRunner
 
 from benchsmith.cli import app
+
+# HYPOTHESIS_PROFILE=thorough: ten times the examples (tests/dsl/test_fuzz.py: 12,000 documents).
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -46,6 +53,14 @@ def build_file_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8")
     return root
+
+
+def lock(task_dir: Path) -> Path:
+    """Record the task's seed hashes (``benchsmith lock``) with this interpreter."""
+    from benchsmith.lockfile import lock_tasks
+
+    lock_tasks([task_dir], python=sys.executable)
+    return task_dir
 
 
 @pytest.fixture

@@ -85,6 +85,7 @@ def test_tasks_can_be_named_by_folder_id_or_slug(
     corpus = task.parent
     by_path = benchsmith.build(str(task))
     assert [f.path.name for f in by_path.changed][:2] == ["seed.py", "judge.py"]
+    benchsmith.lock(task)  # build --check also wants seed.py's hashes recorded
     by_id = benchsmith.build(7, corpus=corpus, check=True)
     by_slug = benchsmith.build(["tiny-task", "07"], corpus=corpus, check=True)
     assert [t.slug for t in by_id.tasks] == [t.slug for t in by_slug.tasks] == ["tiny-task"]
@@ -105,6 +106,7 @@ def test_build_errors_are_benchsmith_errors(make_task: Callable[..., Path]) -> N
 def test_lint_takes_one_path_or_several(make_task: Callable[..., Path]) -> None:
     task = make_task()
     benchsmith.build(task)
+    benchsmith.lock(task)
     one = benchsmith.lint(task)
     assert one == benchsmith.lint([str(task)]) == benchsmith.lint(task.parent)
     assert all(isinstance(d, benchsmith.Diagnostic) for d in one)
@@ -116,8 +118,8 @@ def test_new_then_workspace_by_slug_at_a_relative_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    task = benchsmith.new("tiny-sum", task_id=5, pressure="n", parent="corpus")
-    assert task == Path("corpus/05-tiny-sum")
+    task = benchsmith.new("tiny-sum", task_id=5, pressure="n", parent="corpus", parents=True)
+    assert task.resolve() == (tmp_path / "corpus/05-tiny-sum").resolve()
     made = benchsmith.workspace("tiny-sum", "ws", corpus="corpus")
     assert made == Path("ws")
     assert (made / "TASK.md").is_file() and not (made / "judge.py").exists()

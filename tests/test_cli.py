@@ -14,7 +14,7 @@ import typer
 import benchsmith
 from benchsmith.cli import app
 from benchsmith.lint.registry import RULES
-from tests.conftest import MINIMAL_TASK, REPO
+from tests.conftest import MINIMAL_TASK, REPO, lock
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -100,13 +100,16 @@ def test_build_check_and_lint_exit_codes(
 ) -> None:
     task = make_task()
     assert cli("build", task).exit_code == 0
+    unlocked = cli("build", task, "--check")
+    assert unlocked.exit_code == 1 and "BS505" in unlocked.output
+    lock(task)
     assert cli("build", task, "--check").exit_code == 0
     assert cli("lint", task).exit_code == 0  # warnings only
     assert cli("lint", task, "--strict").exit_code == 1
     (task / "TASK.md").write_text("edited\n", encoding="utf-8")
     stale = cli("build", task, "--check")
     assert stale.exit_code == 1
-    assert "TASK.md" in stale.output and "BS501" in stale.output
+    assert "TASK.md" in stale.output and "BS504" in stale.output  # edited by hand
     assert cli("lint", task, "--format", "yaml").exit_code == 2
 
 
@@ -153,7 +156,10 @@ def test_new_scaffolds_a_task_that_builds_and_lints(
     lint = cli("lint", task, "--format", "json")
     assert lint.exit_code == 0, lint.output
     codes = {f["code"] for f in json.loads(lint.output)}
-    assert codes == {"BS901"}
+    assert codes == {"BS901", "BS902"}
+    witnesses = {(Path(f["path"]).name, f["code"]) for f in json.loads(lint.output)}
+    for name in ("level3.patch", "level4.patch"):  # placeholders, not diffs yet
+        assert {(name, "BS901"), (name, "BS902")} <= witnesses
     assert cli("build", task, "--check").exit_code == 0
     again = cli("new", "shiny-task", "--id", "12", "--pressure", pressure, "--dir", tmp_path)
     assert again.exit_code == 2 and "already exists" in again.output

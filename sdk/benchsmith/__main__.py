@@ -1,5 +1,5 @@
 """``python -m benchsmith`` runs the benchsmith command line."""
 
-from benchsmith.cli import main
+from benchsmith.entry import main
 
 main()

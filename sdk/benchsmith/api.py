@@ -312,16 +312,23 @@ def report(runs: PathArg = DEFAULT_RUNS, *, arms: Sequence[str] = ()) -> Report:
 
 
 def new(
-    slug: str, *, task_id: int, pressure: str, parent: PathArg = DEFAULT_CORPUS, title: str = ""
+    slug: str,
+    *,
+    task_id: int,
+    pressure: str,
+    parent: PathArg = DEFAULT_CORPUS,
+    title: str = "",
+    parents: bool = False,
 ) -> Path:
-    """Scaffold the task folder ``parent/NN-slug`` from the template and build it.
+    """Scaffold the task folder ``parent/NN-slug`` from the template, build and lock it.
 
     Args:
         slug: Lower-case words joined by hyphens.
         task_id: Task number (1-99), unique in ``parent``.
         pressure: Pressure class: ``N``, ``L``, ``M`` or ``H`` (any case).
-        parent: The corpus root receiving the task (created when missing).
+        parent: The corpus root receiving the task; it must exist unless ``parents``.
         title: Human title (default: the slug in title case).
+        parents: Create ``parent`` (and its parents) when missing.
 
     Returns:
         The new task folder.
@@ -332,7 +339,7 @@ def new(
     """
     from benchsmith.scaffold import new_task
 
-    return new_task(slug, task_id, pressure.upper(), Path(parent), title)
+    return new_task(slug, task_id, pressure.upper(), Path(parent), title, parents=parents)
 
 
 def workspace(

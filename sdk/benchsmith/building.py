@@ -2,7 +2,10 @@
 
 The steps: load the specs (pure), read each judge's authored region, render every file,
 format all Python with one ruff call, compare with what is on disk, refuse to overwrite hand
-edits (reported as conflicts), and finally write everything at once or nothing at all.
+edits (reported as conflicts), and finally write everything at once or nothing at all (per
+corpus root, even under ``kill -9``: see :mod:`benchsmith.generate.write`). The task folders
+and their corpus roots stay locked (:mod:`benchsmith.locking`) from the first read of a
+generated file to the last write, so concurrent builds of one task take turns.
 """
 
 from __future__ import annotations
@@ -18,12 +21,21 @@ from benchsmith.corpus import corpus_root_tasks
 from benchsmith.diagnostics import Diagnostic, display_path
 from benchsmith.dsl.load import load_task, read_task
 from benchsmith.dsl.model import TaskSpec
-from benchsmith.errors import ConflictError, StaleError, TaskSpecError
+from benchsmith.errors import BuildError, ConflictError, StaleError, TaskSpecError
 from benchsmith.generate import env, regions
 from benchsmith.generate.format import format_sources, formatter_identity
 from benchsmith.generate.plan import index_entry, json_document, judge_source, plan_task
 from benchsmith.generate.write import write_all
-from benchsmith.lockfile import LOCK_FILE, file_entry, lock_text, read_lock, sha256_text
+from benchsmith.lockfile import (
+    LOCK_FILE,
+    SEED_SOURCE,
+    file_entry,
+    lock_text,
+    read_lock,
+    seed_lock_problem,
+    sha256_text,
+)
+from benchsmith.locking import locked
 
 RUNTIME_NAME = "benchlib.py"
 INDEX_NAME = "tasks.json"
@@ -70,6 +82,7 @@ class _Target:
     # For files whose render reads the file itself (judge.py's authored region): the render
     # the next build will produce from the formatted content, so the lock reaches a fixpoint.
     rerender: Callable[[str], str] | None = None
+    existing: str | None = None  # the file's text on disk, read once by _status
 
 
 def build(
@@ -93,21 +106,39 @@ def build(
         StaleError: With ``check``, when any generated file is out of date.
     """
     specs = _load_all(tasks)
-    targets = [t for spec in specs for t in _task_targets(spec)]
-    targets += _corpus_targets(specs)
-    _format(targets)
-    for spec in specs:
-        targets.append(_lock_target(spec, [t for t in targets if t.path.parent == spec.task_dir]))
-    result = BuildResult(tasks=list(specs))
-    result.files = [FileChange(t.path, _status(t)) for t in targets]
-    if check:
-        _raise_if_stale(result)
-        return result
-    if not force:
-        _raise_conflicts(specs, targets)
-    changed = zip(result.files, targets, strict=True)
-    write_all({t.path: t.content for c, t in changed if c.status != "unchanged"})
+    with locked(task_folders(specs), recover=not check):
+        targets = _all_task_targets(specs)
+        targets += _corpus_targets(specs)
+        _format(targets)
+        for spec in specs:
+            mine = [t for t in targets if t.path.parent == spec.task_dir]
+            targets.append(_lock_target(spec, mine))
+        result = BuildResult(tasks=list(specs))
+        result.files = [FileChange(t.path, _status(t)) for t in targets]
+        if check:
+            _raise_if_stale(specs, targets)
+            return result
+        if not force:
+            _raise_conflicts(specs, targets)
+        changed = [t for c, t in zip(result.files, targets, strict=True) if c.status != "unchanged"]
+        _write(specs, changed)
     return result
+
+
+def _write(specs: list[TaskSpec], changed: list[_Target]) -> None:
+    """Write the changed files, all at once per corpus root (its journal goes there)."""
+    roots = {s.task_dir: s.task_dir.parent for s in specs}
+    by_root: dict[Path, dict[Path, str]] = {}
+    for target in changed:
+        root = roots.get(target.path.parent, target.path.parent)
+        by_root.setdefault(root, {})[target.path] = target.content
+    for root, files in sorted(by_root.items()):
+        write_all(files, journal_dir=root)
+
+
+def task_folders(specs: Iterable[TaskSpec]) -> set[Path]:
+    """The folders a build of ``specs`` writes: each task folder and its corpus root."""
+    return {f for s in specs for f in (s.task_dir, s.task_dir.parent)}
 
 
 def _load_all(tasks: Iterable[Path | str | TaskSpec]) -> list[TaskSpec]:
@@ -127,16 +158,55 @@ def _load_all(tasks: Iterable[Path | str | TaskSpec]) -> list[TaskSpec]:
 
 
 def _read(path: Path) -> str | None:
+    """A generated file's text (``None`` when missing); bytes that are not UTF-8 become U+FFFD,
+    so the file differs from what build writes and is reported, never read as authored."""
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
+    except UnicodeDecodeError:
+        return path.read_bytes().decode("utf-8", errors="replace")
+
+
+def _read_judge(path: Path) -> str | None:
+    """judge.py's text; raise a located error when it is not UTF-8 (its region is authored)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        data = path.read_bytes()
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        message = f"judge.py is not valid UTF-8 (byte {exc.start}); its authored region is kept"
+        message += " only as UTF-8 text: re-save it as UTF-8"
+        raise BuildError(message, [Diagnostic(_shown(path), line, col, "BS400", message)]) from None
+
+
+def _all_task_targets(specs: list[TaskSpec]) -> list[_Target]:
+    """Every task's targets; problems of all tasks are raised together (BuildError)."""
+    targets: list[_Target] = []
+    failures: list[BuildError | ConflictError] = []
+    for spec in specs:
+        try:
+            targets += _task_targets(spec)
+        except (BuildError, ConflictError) as exc:
+            failures.append(exc)
+    if len(failures) == 1:
+        raise failures[0]
+    if failures:
+        problems = [d for exc in failures for d in exc.diagnostics]
+        raise BuildError(f"{len(problems)} problem(s) in judge.py files", problems)
+    return targets
 
 
 def _task_targets(spec: TaskSpec) -> list[_Target]:
     judge_path = spec.task_dir / "judge.py"
-    existing = _read(judge_path)
-    authored = None if existing is None else regions.authored_region(existing, _shown(judge_path))
+    existing = _read_judge(judge_path)
+    authored = None
+    if existing is not None:
+        regions.check_authored(existing, _shown(judge_path))
+        authored = regions.authored_region(existing, _shown(judge_path))
     targets = [
         _Target(spec.task_dir / r.name, r.content, r.content) for r in plan_task(spec, authored)
     ]
@@ -149,14 +219,24 @@ def _task_targets(spec: TaskSpec) -> list[_Target]:
 
 
 def _corpus_targets(specs: list[TaskSpec]) -> list[_Target]:
-    runtime = resources.runtime_source().read_text(encoding="utf-8")
     targets = []
     for root in sorted({s.task_dir.parent for s in specs}):
-        entries = [index_entry(s) for s in _corpus_specs(root, specs)]
-        index = json_document({"tasks": sorted(entries, key=lambda e: (e["id"], e["slug"]))})
-        targets.append(_Target(root / RUNTIME_NAME, runtime, runtime, guarded=False))
-        targets.append(_Target(root / INDEX_NAME, index, index, guarded=False))
+        for path, text in corpus_files(root, _corpus_specs(root, specs)).items():
+            targets.append(_Target(path, text, text, guarded=False))
     return targets
+
+
+def corpus_files(root: Path, specs: Iterable[TaskSpec] | None = None) -> dict[Path, str]:
+    """benchlib.py and tasks.json of corpus ``root`` as a build writes them.
+
+    Args:
+        root: The corpus root.
+        specs: The tasks tasks.json lists (default: every valid task under ``root``).
+    """
+    runtime = resources.runtime_source().read_text(encoding="utf-8")
+    members = list(specs) if specs is not None else _corpus_specs(root, [])
+    entries = sorted((index_entry(s) for s in members), key=lambda e: (e["id"], e["slug"]))
+    return {root / RUNTIME_NAME: runtime, root / INDEX_NAME: json_document({"tasks": entries})}
 
 
 def _corpus_specs(root: Path, built: list[TaskSpec]) -> list[TaskSpec]:
@@ -216,8 +296,8 @@ def _owned(path: Path, text: str) -> str:
 
 def _lock_target(spec: TaskSpec, targets: list[_Target]) -> _Target:
     files = {t.path.name: _lock_entry(t) for t in targets}
-    seed = read_lock(spec.task_dir)["seed"]
-    text = lock_text(files, seed)
+    lock = read_lock(spec.task_dir)
+    text = lock_text(files, lock["seed"], lock.get("seed_inputs"))
     return _Target(spec.task_dir / LOCK_FILE, text, text, guarded=False)
 
 
@@ -227,7 +307,7 @@ def _lock_entry(target: _Target) -> dict[str, str]:
 
 
 def _status(target: _Target) -> str:
-    existing = _read(target.path)
+    target.existing = existing = _read(target.path)
     if existing is None:
         return "created"
     return "unchanged" if existing == target.content else "updated"
@@ -237,27 +317,52 @@ def _shown(path: Path) -> str:
     return display_path(path)
 
 
-def _raise_if_stale(result: BuildResult) -> None:
-    stale = result.changed
-    if stale:
-        found = [Diagnostic(_shown(f.path), 0, 0, "BS501", _stale_message(f)) for f in stale]
-        raise StaleError(f"{len(stale)} generated file(s) are stale; run benchsmith build", found)
+def _raise_if_stale(specs: list[TaskSpec], targets: list[_Target]) -> None:
+    """Raise StaleError naming each stale file once: BS504 when edited by hand, else BS501;
+    BS505 when the lock's seed hashes are missing or older than the seed's inputs."""
+    found = _conflicts(specs, targets)
+    edited = {d.path for d in found}
+    for target in targets:
+        shown = _shown(target.path)
+        if target.existing != target.content and shown not in edited:
+            line = _first_difference(target.existing, target.content)
+            found.append(Diagnostic(shown, line, 1, "BS501", _stale_message(target)))
+    unlocked = [d for spec in specs for d in _seed_lock(spec, targets)]
+    advice = []
+    if found:
+        advice.append(
+            f"{len(found)} generated file(s) are stale or edited by hand; run benchsmith build "
+            "(--force discards hand edits)"
+        )
+    if unlocked:
+        advice.append(f"{len(unlocked)} task(s) need benchsmith lock (BS505)")
+    if advice:
+        raise StaleError("; ".join(advice), found + unlocked)
 
 
-def _stale_message(change: FileChange) -> str:
-    if change.status == "created":
+def _seed_lock(spec: TaskSpec, targets: list[_Target]) -> list[Diagnostic]:
+    """BS505 when benchsmith.lock's seed hashes cannot be trusted (see seed_lock_problem)."""
+    seed_path = spec.task_dir / SEED_SOURCE
+    seed = next((t.content for t in targets if t.path == seed_path), None)
+    problem = seed_lock_problem(spec.task_dir, seed)
+    if problem is None:
+        return []
+    path = spec.task_dir / LOCK_FILE
+    text = _read(path) or ""
+    offset = max(text.find('"seed"'), 0)
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return [Diagnostic(_shown(path), line, col, "BS505", problem)]
+
+
+def _stale_message(target: _Target) -> str:
+    if target.existing is None:
         return "generated file is missing; run benchsmith build"
     return "generated file is stale (differs from what task.toml produces); run benchsmith build"
 
 
 def _raise_conflicts(specs: list[TaskSpec], targets: list[_Target]) -> None:
-    found: list[Diagnostic] = []
-    for spec in specs:
-        lock = read_lock(spec.task_dir)
-        for target in targets:
-            if target.guarded and target.path.parent == spec.task_dir:
-                recorded = file_entry(lock, target.path.name).get("owned")
-                found.extend(_conflict(target, recorded))
+    found = _conflicts(specs, targets)
     if found:
         raise ConflictError(
             f"{len(found)} generated file(s) were edited by hand; move the edits into "
@@ -266,25 +371,43 @@ def _raise_conflicts(specs: list[TaskSpec], targets: list[_Target]) -> None:
         )
 
 
+def _conflicts(specs: list[TaskSpec], targets: list[_Target]) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for spec in specs:
+        lock = read_lock(spec.task_dir)
+        for target in targets:
+            if target.guarded and target.path.parent == spec.task_dir:
+                recorded = file_entry(lock, target.path.name).get("owned")
+                found.extend(_conflict(target, recorded))
+    return found
+
+
 def _conflict(target: _Target, recorded: str | None) -> list[Diagnostic]:
-    existing = _read(target.path)
+    existing = target.existing
     if existing is None or existing == target.content:
         return []
-    owned = _owned(target.path, existing)
+    try:
+        owned = _owned(target.path, existing)
+    except ConflictError as exc:  # judge.py's region markers are broken
+        return list(exc.diagnostics)
     if recorded is not None:
         edited = sha256_text(owned) != recorded
     else:
         edited = env.GENERATED_HEADER not in existing and env.JUDGE_HEADER not in existing
     if not edited:
         return []
-    line = _first_difference(owned, target.owned)
+    line = _first_difference(existing, target.content)
     message = "edited by hand since benchsmith generated it; these lines would be lost"
     return [Diagnostic(_shown(target.path), line, 1, "BS504", message)]
 
 
-def _first_difference(old: str, new: str) -> int:
-    matcher = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
+def _first_difference(old: str | None, new: str) -> int:
+    """The 1-based line of ``old`` where it first differs from ``new`` (1 when missing)."""
+    if not old:
+        return 1
+    lines = old.splitlines()
+    matcher = difflib.SequenceMatcher(a=lines, b=new.splitlines(), autojunk=False)
     for tag, start, _, _, _ in matcher.get_opcodes():
         if tag != "equal":
-            return start + 1
-    return 1
+            return max(1, min(start + 1, len(lines)))
+    return max(1, len(lines))

@@ -3,6 +3,11 @@
 A corpus root is a folder whose subfolders named ``NN-slug`` hold a task.toml each (the
 repository's ``tasks/`` and ``examples/``). Its optional ``corpus.toml`` says whether the
 corpus declares itself complete (lint then enforces the spec's class counts).
+
+A task has one identity: :func:`task_source` resolves a task argument (``.``, a relative or
+an absolute path, the folder or its task.toml) once, to an absolute path without symlinks or
+``..``, and every command works from that. So ``build .`` inside a task folder writes the
+corpus files beside the task, not into it, and lint and the lock see the same folder name.
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchsmith.diagnostics import display_path
-from benchsmith.dsl.load import TASK_FILE
 from benchsmith.errors import TaskNotFoundError
 
+TASK_FILE = "task.toml"
 DEFAULT_CORPUS = Path("tasks")
 CORPUS_FILE = "corpus.toml"
 TASK_DIR_PATTERN = re.compile(r"^(\d{2,})-([a-z0-9]+(?:-[a-z0-9]+)*)$")
@@ -36,21 +41,53 @@ class CorpusSettings:
     counts: tuple[tuple[str, int], ...] = tuple(SPEC_COUNTS.items())
 
 
+def task_source(path: Path | str) -> Path:
+    """The task.toml of a task folder (or of the file itself), absolute and resolved.
+
+    This is the one place a task's identity is decided: ``.``, ``../01-x``, ``/abs/01-x``
+    and ``01-x/task.toml`` all name the same task the same way.
+
+    Raises:
+        TaskNotFoundError: When no task.toml exists there.
+    """
+    path = Path(path)
+    candidate = path / TASK_FILE if path.is_dir() else path
+    if candidate.name != TASK_FILE or not candidate.is_file():
+        raise TaskNotFoundError(f"{display_path(path)}: no {TASK_FILE} found")
+    return candidate.resolve()
+
+
+def task_folder(path: Path | str) -> Path:
+    """The folder of a task (see :func:`task_source`), absolute and resolved.
+
+    Raises:
+        TaskNotFoundError: When no task.toml exists there.
+    """
+    return task_source(path).parent
+
+
+def is_task(path: Path) -> bool:
+    """Whether ``path`` is a task folder or a task.toml."""
+    return (path / TASK_FILE).is_file() or (path.name == TASK_FILE and path.is_file())
+
+
 def corpus_root_tasks(root: Path) -> list[Path]:
-    """Task folders directly under ``root`` (those holding a task.toml), sorted by name."""
+    """Task folders directly under ``root`` (those holding a task.toml), resolved, by name."""
     if not root.is_dir():
         return []
-    return sorted(p for p in root.iterdir() if (p / TASK_FILE).is_file())
+    return sorted(p for p in root.resolve().iterdir() if (p / TASK_FILE).is_file())
 
 
 def read_settings(root: Path) -> CorpusSettings:
     """Read ``root/corpus.toml`` (defaults when absent; malformed files count as absent)."""
     try:
         data = tomllib.loads((root / CORPUS_FILE).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+    except (OSError, ValueError, RecursionError):  # absent, not UTF-8 or TOML, too deep
         return CorpusSettings()
     counts = data.get("counts", SPEC_COUNTS)
-    return CorpusSettings(bool(data.get("complete", False)), tuple(sorted(counts.items())))
+    if not isinstance(counts, dict) or not all(isinstance(v, int) for v in counts.values()):
+        counts = SPEC_COUNTS
+    return CorpusSettings(data.get("complete") is True, tuple(sorted(counts.items())))
 
 
 def resolve_task(argument: str | Path, corpus: Path = DEFAULT_CORPUS) -> Path:
@@ -63,10 +100,8 @@ def resolve_task(argument: str | Path, corpus: Path = DEFAULT_CORPUS) -> Path:
         TaskNotFoundError: When nothing matches.
     """
     path = Path(argument)
-    if path.is_dir() and (path / TASK_FILE).is_file():
-        return path
-    if path.name == TASK_FILE and path.is_file():
-        return path.parent
+    if is_task(path):
+        return task_folder(path)
     for task_dir in corpus_root_tasks(corpus):
         match = TASK_DIR_PATTERN.match(task_dir.name)
         if match and str(argument) in (match.group(1), str(int(match.group(1))), match.group(2)):

@@ -27,8 +27,10 @@ class Diagnostic:
 
     Attributes:
         path: The file the finding is about, as given by the caller (usually relative).
-        line: 1-based line, or 0 when the finding concerns the file as a whole.
-        col: 1-based column, or 0 when unknown.
+        line: 1-based line; a finding about the file as a whole points at line 1 (or at the
+            first line that differs). Values below 1 are raised to 1: every finding has a
+            real position.
+        col: 1-based column (1 when the finding concerns a whole line or file).
         code: Stable rule code such as ``BS102``; documented in ``benchsmith rules``.
         message: What is wrong and, where possible, what was expected.
         severity: :attr:`Severity.ERROR` or :attr:`Severity.WARNING`.
@@ -40,6 +42,12 @@ class Diagnostic:
     code: str
     message: str
     severity: Severity = Severity.ERROR
+
+    def __post_init__(self) -> None:
+        if self.line < 1:
+            object.__setattr__(self, "line", 1)
+        if self.col < 1:
+            object.__setattr__(self, "col", 1)
 
     def render(self) -> str:
         """Return the ruff-like ``path:line:col: CODE message`` form."""

@@ -9,9 +9,12 @@ benchsmith and keeps its traceback.
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Iterable
+from pathlib import Path
 
-from benchsmith.diagnostics import Diagnostic
+from benchsmith.diagnostics import Diagnostic, display_path
 
 
 class BenchsmithError(Exception):
@@ -54,3 +57,37 @@ class UsageError(BenchsmithError):
     """Raised when arguments are inconsistent (exit code 2)."""
 
     exit_code = 2
+
+
+class FileSystemError(BenchsmithError):
+    """Raised when a file or folder cannot be read or written: a read-only file system, a
+    full disk, missing permissions (exit code 3: the environment failed, not the task)."""
+
+    exit_code = 3
+
+    @classmethod
+    def from_os_error(
+        cls, exc: OSError, path: Path | str | None = None, action: str = "write or read"
+    ) -> FileSystemError:
+        """The error for ``exc``, located at ``path`` (default: the file the OS names)."""
+        where = path if path is not None else exc.filename
+        shown = display_path(os.fsdecode(where)) if where is not None else "."
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        hint = _HINTS.get(exc.errno or 0, "")
+        message = f"cannot {action} {shown}: {reason}{hint}"
+        return cls(message, [Diagnostic(shown, 1, 1, "BS001", f"{reason}{hint}")])
+
+
+_HINTS = {
+    errno.EROFS: " (the file system is read-only)",
+    errno.ENOSPC: " (free some space; nothing was changed)",
+    errno.EDQUOT: " (disk quota exceeded; nothing was changed)",
+    errno.EACCES: " (check the folder's permissions)",
+    errno.EPERM: " (check the folder's permissions)",
+}
+
+
+class LockedError(BenchsmithError):
+    """Raised when another process keeps a task (or corpus) locked for too long (exit 3)."""
+
+    exit_code = 3

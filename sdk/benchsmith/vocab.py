@@ -17,6 +17,7 @@ from benchsmith.dsl.load import load_task
 from benchsmith.dsl.model import SEED_BASE
 from benchsmith.errors import UsageError
 from benchsmith.generate.write import write_all
+from benchsmith.locking import locked
 
 NAME_PATTERN = re.compile(r"^[a-z0-9_]+$")
 MAX_DRAWS_PER_VALUE = 50
@@ -76,5 +77,6 @@ def freeze_vocabulary(
         "values": _draw(fake, provider, count),
     }
     path = spec.task_dir / "vocab" / f"{name}.json"
-    write_all({path: json.dumps(payload, indent=2, ensure_ascii=False) + "\n"})
+    with locked([spec.task_dir, spec.task_dir.parent]):
+        write_all({path: json.dumps(payload, indent=2, ensure_ascii=False) + "\n"})
     return path

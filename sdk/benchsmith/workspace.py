@@ -7,13 +7,16 @@ nothing private).
 
 from __future__ import annotations
 
+import errno
+import os
 import tempfile
 from pathlib import Path
 
+from benchsmith.check.seeds import SeedError
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.load import load_task
 from benchsmith.dsl.model import TaskSpec
-from benchsmith.errors import UsageError
+from benchsmith.errors import BenchsmithError, FileSystemError, UsageError
 from benchsmith.pythons import resolve_python
 from benchsmith.runtime import benchlib
 
@@ -53,17 +56,35 @@ def create_workspace(
 
     Raises:
         UsageError: When ``dest`` exists, the stage is out of range or the task is unbuilt.
+        FileSystemError: When ``dest`` cannot be written (nothing is left behind).
+        SeedError: When seed.py fails.
     """
     spec = load_task(task_dir)
     require_built(spec)
     if stage is not None and not 1 <= stage <= len(spec.stages):
         raise UsageError(f"--stage must be between 1 and {len(spec.stages)}")
-    if dest.exists():
+    if dest.exists() or dest.is_symlink():
         raise UsageError(f"{display_path(dest)} already exists")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    # Absolute: seed.py runs in the task folder, where a relative path means something else.
-    with tempfile.TemporaryDirectory(prefix=".benchsmith-ws-", dir=dest.parent.absolute()) as tmp:
-        built = Path(tmp) / "ws"
-        benchlib.make_workspace(layout_for(spec), built, stage=stage, python=resolve_python(python))
-        built.rename(dest)
+    interpreter = resolve_python(python)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        # Absolute: seed.py runs in the task folder, where a relative path means another.
+        parent = dest.parent.absolute()
+        with tempfile.TemporaryDirectory(prefix=".benchsmith-ws-", dir=parent) as tmp:
+            built = Path(tmp) / "ws"
+            benchlib.make_workspace(layout_for(spec), built, stage=stage, python=interpreter)
+            built.rename(dest)
+    except OSError as exc:
+        raise FileSystemError.from_os_error(exc) from exc
+    except RuntimeError as exc:  # the runtime's report of a failing seed.py
+        raise _seed_failure(task_dir, dest, str(exc)) from exc
     return dest
+
+
+def _seed_failure(task_dir: Path, dest: Path, reason: str) -> BenchsmithError:
+    """A failing seed.py: the environment's fault (exit 3) when the disk is full or
+    read-only, else the task's (exit 1)."""
+    for code in (errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EACCES):
+        if f"[Errno {code}]" in reason:
+            return FileSystemError.from_os_error(OSError(code, os.strerror(code)), dest.parent)
+    return SeedError(f"{display_path(task_dir)}: {reason}")

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import ast
+import errno
 import json
+import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from benchsmith.building import build
-from benchsmith.errors import ConflictError, StaleError, TaskSpecError
+from benchsmith.errors import ConflictError, FileSystemError, StaleError, TaskSpecError
 from benchsmith.generate import env
-from tests.conftest import EXAMPLES, MINIMAL_TASK
+from benchsmith.locking import locked
+from tests.conftest import EXAMPLES, MINIMAL_TASK, lock
 
 GENERATED = ("seed.py", "judge.py", "TASK.md", "scenario.json", "benchsmith.lock")
 
@@ -128,7 +132,7 @@ def test_check_names_stale_files_and_writes_nothing(make_task: Callable[..., Pat
     before = snapshot(task.parent)
     with pytest.raises(StaleError) as caught:
         build([task], check=True)
-    stale = sorted(Path(d.path).name for d in caught.value.diagnostics)
+    stale = sorted(Path(d.path).name for d in caught.value.diagnostics if d.code == "BS501")
     assert stale == ["TASK.md", "benchsmith.lock"]
     assert snapshot(task.parent) == before
 
@@ -145,7 +149,7 @@ def test_invalid_task_writes_nothing(make_task: Callable[..., Path]) -> None:
     assert snapshot(task.parent) == before
 
 
-def test_interrupted_write_leaves_previous_files(
+def test_a_failed_write_leaves_the_previous_files_and_no_staging(
     make_task: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     task = make_task()
@@ -154,20 +158,50 @@ def test_interrupted_write_leaves_previous_files(
         MINIMAL_TASK.replace("Tiny Task", "Changed Task"), encoding="utf-8"
     )
     before = snapshot(task.parent)
+    real_fsync = os.fsync
+    calls = []
+
+    def full_disk(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 3:  # part-way through staging the new files
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(FileSystemError, match="No space left"):
+        build([task])
+    monkeypatch.undo()
+    assert snapshot(task.parent) == before  # no staging file either
+
+
+def test_a_write_interrupted_after_its_commit_is_finished_by_the_next_writer(
+    make_task: Callable[..., Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    task = make_task()
+    build([task])
+    changed = MINIMAL_TASK.replace("Tiny Task", "Changed Task")
+    (task / "task.toml").write_text(changed, encoding="utf-8")
+    twin = tmp_path / "twin" / task.name
+    shutil.copytree(task, twin)
+    build([twin])  # what the interrupted build would have written
     real_replace = Path.replace
     calls = []
 
     def failing_replace(self: Path, target: Path) -> Path:
         calls.append(self)
-        if len(calls) == 4:  # part-way through swapping the new files in
-            raise OSError("disk full")
+        if len(calls) == 4:  # part-way through the committed renames
+            raise OSError(errno.EIO, "I/O error")
         return real_replace(self, target)
 
     monkeypatch.setattr(Path, "replace", failing_replace)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(FileSystemError):
         build([task])
     monkeypatch.undo()
-    assert snapshot(task.parent) == before
+    assert any(p.name.startswith(".benchsmith-journal-") for p in task.parent.iterdir())
+    with locked([task.parent]):  # any writer locking the corpus finishes the write
+        pass
+    assert snapshot(task) == snapshot(twin)
+    assert not [p for p in task.parent.rglob(".*") if "benchsmith" in p.name]
 
 
 def test_build_is_deterministic(make_task: Callable[..., Path]) -> None:
@@ -185,6 +219,7 @@ def test_one_build_after_editing_the_region_reaches_a_fixpoint(
 ) -> None:
     task = make_task()
     build([task])
+    lock(task)
     judge = task / "judge.py"
     text = judge.read_text(encoding="utf-8")
     start = text.index(env.REGION_START) + len(env.REGION_START) + 1

@@ -265,7 +265,14 @@ def test_module_random_message_points_at_a_seeded_instance() -> None:
 
     assert "`random.shuffle()`" in diagnostic.message
     assert "random.Random(SEED)" in diagnostic.message
-    assert "rng.shuffle" in diagnostic.message
+    assert "ctx.rng.shuffle" in diagnostic.message
+    assert "ctx.stream(name)" in diagnostic.message
+
+
+def test_third_party_message_agrees_with_the_spec() -> None:
+    [diagnostic] = check_imports("fixtures.py", "import numpy\n", local_modules=frozenset())
+    assert "vendor the code" not in diagnostic.message
+    assert "vendored" in diagnostic.message and "standard library" in diagnostic.message
 
 
 def test_seeded_random_instances_are_allowed() -> None:

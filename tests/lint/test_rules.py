@@ -10,8 +10,9 @@ import pytest
 
 from benchsmith.building import build
 from benchsmith.diagnostics import Diagnostic, Severity
+from benchsmith.errors import BenchsmithError
 from benchsmith.lint import lint_paths
-from tests.conftest import EXAMPLES, MINIMAL_TASK
+from tests.conftest import EXAMPLES, MINIMAL_TASK, lock
 
 
 def codes(found: list[Diagnostic], severity: Severity | None = Severity.ERROR) -> list[str]:
@@ -21,7 +22,7 @@ def codes(found: list[Diagnostic], severity: Severity | None = Severity.ERROR) -
 def built(make_task: Callable[..., Path], toml: str = MINIMAL_TASK, **kwargs: object) -> Path:
     task = make_task(toml, **kwargs)
     build([task])
-    return task
+    return lock(task)
 
 
 def test_examples_have_no_findings() -> None:
@@ -87,7 +88,7 @@ def test_edge_rule_must_be_stated(make_task: Callable[..., Path]) -> None:
     task = built(make_task)
     (task / "TASK.md").write_text("nothing here\n", encoding="utf-8")
     found = codes(lint_paths([task]))
-    assert "BS301" in found and "BS501" in found
+    assert "BS301" in found and "BS504" in found and "BS501" not in found
     (task / "task.toml").write_text(MINIMAL_TASK.split("[edge]")[0], encoding="utf-8")
     build([task], force=True)
     assert "BS301" in codes(lint_paths([task]))
@@ -148,8 +149,48 @@ def test_generated_and_corpus_files(make_task: Callable[..., Path]) -> None:
     )
     seed = task / "seed.py"
     seed.write_text(seed.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
-    found = codes(lint_paths([task]))
-    assert {"BS501", "BS502", "BS503", "BS504"} <= set(found)
+    (task / "task.toml").write_text(
+        MINIMAL_TASK.replace("Sum the values", "Add up the values"), encoding="utf-8"
+    )
+    found = lint_paths([task])
+    assert {"BS501", "BS502", "BS503", "BS504"} <= set(codes(found))
+    by_file = {(Path(d.path).name, d.code) for d in found if d.code.startswith("BS50")}
+    assert ("seed.py", "BS504") in by_file and ("seed.py", "BS501") not in by_file
+    assert ("TASK.md", "BS501") in by_file
+
+
+def test_each_stale_file_is_reported_once_at_a_real_line(make_task: Callable[..., Path]) -> None:
+    task = built(make_task)
+    for name in ("seed.py", "judge.py", "TASK.md", "scenario.json"):
+        path = task / name
+        lines = path.read_text(encoding="utf-8").splitlines()
+        lines[5] = lines[5] + " # edited"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (task / "task.toml").write_text(
+        MINIMAL_TASK.replace("Sum the values", "Add up the values"), encoding="utf-8"
+    )
+    found = [d for d in lint_paths([task]) if d.code in ("BS501", "BS504")]
+    per_file: dict[str, list[str]] = {}
+    for finding in found:
+        per_file.setdefault(Path(finding.path).name, []).append(finding.code)
+        assert finding.line >= 1 and finding.col >= 1
+    assert all(len(v) == 1 for v in per_file.values()), per_file
+    assert {d.line for d in found if Path(d.path).name == "seed.py"} == {6}
+    with pytest.raises(BenchsmithError) as caught:
+        build([task], check=True)
+    assert sorted((Path(d.path).name, d.code) for d in caught.value.diagnostics) == sorted(
+        (Path(d.path).name, d.code) for d in found
+    )
+
+
+def test_every_lint_finding_has_a_real_position(make_task: Callable[..., Path]) -> None:
+    task = make_task(dirname="nonsense")
+    (task / "task.toml").write_text("id = \n", encoding="utf-8")
+    other = built(make_task)
+    (other / "TASK.md").write_text("nothing\n", encoding="utf-8")
+    found = lint_paths([task.parent])
+    assert {"BS101", "BS105", "BS301", "BS902"} <= set(codes(found, None))
+    assert all(d.line >= 1 and d.col >= 1 for d in found)
 
 
 def test_class_counts_once_complete(make_task: Callable[..., Path]) -> None:
@@ -176,6 +217,9 @@ def test_usage_error_for_unknown_path(tmp_path: Path) -> None:
         lint_paths([tmp_path / "missing"])
 
 
+FIXTURES_LOGS = 'def logs(ctx):\n    ctx.write_text("inputs/logs/app/one.log", "x\\n")\n'
+
+
 def test_inputs_named_in_requirements_and_generator_folders(make_task: Callable[..., Path]) -> None:
     text = (
         MINIMAL_TASK.replace(
@@ -185,7 +229,7 @@ def test_inputs_named_in_requirements_and_generator_folders(make_task: Callable[
         )
         + '\n[[files]]\npath = "inputs/logs"\ngenerator = "logs"\n'
     )
-    task = built(make_task, text, files={"fixtures.py": "def logs(ctx):\n    pass\n"})
+    task = built(make_task, text, files={"fixtures.py": FIXTURES_LOGS})
     found = [d for d in lint_paths([task]) if d.code == "BS104"]
     assert [d.message.split(" ")[0] for d in found] == ["inputs/missing.csv"]
 
@@ -202,3 +246,27 @@ def test_stdin_must_exist_in_both_fixtures(make_task: Callable[..., Path]) -> No
     assert [d.message for d in found] == [
         "stdin file inputs/data.csv is not part of the edge fixture"
     ]
+
+
+WITNESS = """\
+diff -ruN a/solution/main.py b/solution/main.py
+--- a/solution/main.py
++++ b/solution/main.py
+@@ -1,2 +1,2 @@
+ # TODO in the reference's own code is not a placeholder of the witness
+-total = 1
++total = 2  # TODO: also fine, it is code
+"""
+
+
+def test_placeholder_witness_patches_are_warnings(make_task: Callable[..., Path]) -> None:
+    task = built(make_task, files={"reference/solution/main.py": "x = 1\n"})
+    (task / "witnesses").mkdir()
+    (task / "witnesses" / "level3.patch").write_text("TODO: break a rule\n", encoding="utf-8")
+    (task / "witnesses" / "level4.patch").write_text(WITNESS, encoding="utf-8")
+    found = [d for d in lint_paths([task]) if "witnesses" in d.path]
+    assert {(Path(d.path).name, d.code, d.line) for d in found} == {
+        ("level3.patch", "BS901", 1),
+        ("level3.patch", "BS902", 1),
+    }
+    assert all(d.severity is Severity.WARNING for d in found)

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 from benchsmith.check.environments import PLAIN, Environment
+from benchsmith.children import die_with_parent
 from benchsmith.diagnostics import display_path
 from benchsmith.errors import BenchsmithError
 from benchsmith.judging import clip
@@ -44,6 +45,7 @@ def seed_entries(
         done = subprocess.run(
             argv, cwd=dest.parent, env=env.variables(), umask=env.umask, capture_output=True,
             text=True, errors="replace", timeout=SEED_TIMEOUT, check=False,
+            preexec_fn=die_with_parent(),  # kill -9 of benchsmith lock / new leaves no seed.py
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SeedError(f"{display_path(task_dir)}: seed.py could not run: {exc}") from exc

@@ -30,10 +30,15 @@ def new(
         "tasks"
     ),
     title: Annotated[str, typer.Option(help="Human title (default: from the slug).")] = "",
+    parents: Annotated[
+        bool, typer.Option("--parents", help="Create PARENT (and its parents) if missing.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Scaffold PARENT/NN-SLUG from the template and build it."""
-    task_dir = benchsmith.new(slug, task_id=task_id, pressure=pressure, parent=parent, title=title)
+    """Scaffold PARENT/NN-SLUG from the template, build and lock it."""
+    task_dir = benchsmith.new(
+        slug, task_id=task_id, pressure=pressure, parent=parent, title=title, parents=parents
+    )
     if as_json:
         emit_json({"task": display_path(task_dir)})
         return

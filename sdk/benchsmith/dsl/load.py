@@ -7,41 +7,78 @@ diagnostic; :func:`load_task` raises them together as a :class:`~benchsmith.erro
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from benchsmith.corpus import TASK_FILE, task_source
 from benchsmith.diagnostics import Diagnostic, display_path, sort_diagnostics
 from benchsmith.dsl import semantics
-from benchsmith.dsl.locate import DocPath, locate_toml, toml_error_position
+from benchsmith.dsl.locate import (
+    DocPath,
+    locate_toml,
+    nesting_position,
+    position_of,
+    toml_error_position,
+)
 from benchsmith.dsl.model import TaskSpec
 from benchsmith.dsl.validate import validate
-from benchsmith.errors import TaskNotFoundError, TaskSpecError
+from benchsmith.errors import TaskSpecError
 
-TASK_FILE = "task.toml"
+__all__ = ["TASK_FILE", "load_task", "read_task", "read_task_text", "task_file"]
 
 
 def task_file(path: Path) -> Path:
-    """Return the task.toml for ``path`` (a task folder or the file itself).
+    """Return the task.toml for ``path`` (a task folder or the file itself), resolved.
 
     Raises:
         TaskNotFoundError: When no task.toml exists there.
     """
-    candidate = path / TASK_FILE if path.is_dir() else path
-    if candidate.name != TASK_FILE or not candidate.is_file():
-        raise TaskNotFoundError(f"{display_path(path)}: no {TASK_FILE} found")
-    return candidate
+    return task_source(path)
+
+
+MAX_TASK_BYTES = 1024 * 1024
+MAX_DEPTH = 32
+_LONG_NUMBER = re.compile(r"[0-9_]{4000,}")
 
 
 def parse_toml(text: str, shown: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
-    """Parse TOML text; on a syntax error return ``None`` and one located BS101 diagnostic."""
+    """Parse TOML text; on a syntax error return ``None`` and one located BS101 diagnostic.
+
+    Besides syntax errors, text nested too deeply for the parser and integers too long to
+    convert are BS101 errors too, located at the bracket or the number.
+    """
     try:
         return tomllib.loads(text), []
     except tomllib.TOMLDecodeError as exc:
         line, col = toml_error_position(exc, text)
         reason = str(exc).split(" (at ")[0]
         return None, [Diagnostic(shown, line, col, "BS101", f"TOML syntax error: {reason}")]
+    except RecursionError:
+        line, col = nesting_position(text, MAX_DEPTH) or (1, 1)
+        message = f"nested more than {MAX_DEPTH} levels deep; task.toml never needs that"
+        return None, [Diagnostic(shown, line, col, "BS101", message)]
+    except ValueError as exc:  # tomllib converts digits with int(): too many of them
+        found = _LONG_NUMBER.search(text)
+        offset = found.start() if found else 0
+        line, col = text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return None, [Diagnostic(shown, line, col, "BS101", f"TOML value error: {exc}")]
+
+
+def too_deep(document: Any, limit: int = MAX_DEPTH) -> DocPath | None:
+    """The path of the first value nested deeper than ``limit`` levels, or ``None``."""
+    stack: list[tuple[Any, DocPath]] = [(document, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > limit:
+            return path
+        if isinstance(value, Mapping):
+            stack.extend((v, (*path, k)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(value))
+    return None
 
 
 def read_task_text(text: str, source: Path) -> tuple[TaskSpec | None, list[Diagnostic]]:
@@ -55,6 +92,11 @@ def read_task_text(text: str, source: Path) -> tuple[TaskSpec | None, list[Diagn
     if document is None:
         return None, found
     positions: Mapping[DocPath, tuple[int, int]] = locate_toml(text)
+    deep = too_deep(document)
+    if deep is not None:
+        line, col = position_of(dict(positions), deep[: MAX_DEPTH + 1])
+        message = f"nested more than {MAX_DEPTH} levels deep; task.toml never needs that"
+        return None, [Diagnostic(shown, line, col, "BS102", message)]
     found = validate(document, "task", path=shown, positions=positions, code="BS102")
     if found:
         return None, sort_diagnostics(found)
@@ -69,11 +111,19 @@ def read_task(path: Path) -> tuple[TaskSpec | None, list[Diagnostic]]:
         TaskNotFoundError: When ``path`` holds no task.toml.
     """
     source = task_file(path)
+    shown = display_path(source)
+    with open(source, "rb") as stream:
+        data = stream.read(MAX_TASK_BYTES + 1)
+    if len(data) > MAX_TASK_BYTES:
+        message = f"task.toml is larger than {MAX_TASK_BYTES // 1024} KiB; keep data in fixtures"
+        return None, [Diagnostic(shown, 1, 1, "BS101", message)]
     try:
-        text = source.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         message = f"task.toml is not valid UTF-8 (byte {exc.start})"
-        return None, [Diagnostic(display_path(source), 1, 1, "BS101", message)]
+        return None, [Diagnostic(shown, line, col, "BS101", message)]
     return read_task_text(text, source)
 
 

@@ -486,3 +486,57 @@ def toml_error_position(exc: tomllib.TOMLDecodeError, text: str | None = None) -
     if message.endswith(_AT_END) and text is not None:
         return (text.count("\n") + 1, len(text) - text.rfind("\n"))
     return (1, 1)
+
+
+def nesting_position(text: str, limit: int, *, toml: bool = True) -> tuple[int, int] | None:
+    """Return where bracket nesting first exceeds ``limit``, or ``None`` when it never does.
+
+    Counts ``[`` and ``{`` outside strings (and, for TOML, comments), so it works on text
+    a parser gave up on (too deep for its recursion) and points at the opening bracket.
+
+    Args:
+        text: TOML or JSON source.
+        limit: Deepest nesting allowed.
+        toml: Whether ``text`` is TOML (``'`` strings, ``#`` comments, multi-line strings).
+    """
+    depth, index, size = 0, 0, len(text)
+    while index < size:
+        char = text[index]
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                line = text.count("\n", 0, index) + 1
+                return line, index - (text.rfind("\n", 0, index) + 1) + 1
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+        elif char == "#" and toml:
+            index = _after(text, "\n", index) - 1
+        elif char == '"' or (char == "'" and toml):
+            index = _string_end(text, index, toml) - 1
+        index += 1
+    return None
+
+
+def _after(text: str, token: str, start: int) -> int:
+    """Index just past the next ``token`` at or after ``start`` (the end when none)."""
+    found = text.find(token, start)
+    return len(text) if found < 0 else found + len(token)
+
+
+def _string_end(text: str, start: int, toml: bool) -> int:
+    """Index just past the string opening at ``start`` (tolerant of unterminated strings)."""
+    quote = text[start]
+    if toml and text.startswith(quote * 3, start):
+        index = start + 3
+        while index < len(text):
+            if quote == '"' and text[index] == "\\":
+                index += 2
+                continue
+            if text.startswith(quote * 3, index):
+                return index + 3
+            index += 1
+        return len(text)
+    index = start + 1
+    while index < len(text) and text[index] not in (quote, "\n"):
+        index += 2 if quote == '"' and text[index] == "\\" else 1
+    return index + 1

@@ -8,6 +8,7 @@ builds the frozen :class:`~benchsmith.dsl.model.TaskSpec`. Every problem is a lo
 from __future__ import annotations
 
 import ast
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
@@ -38,7 +39,9 @@ from benchsmith.dsl.model import (
     output_format,
     split_command,
     tabular_format,
+    thaw,
 )
+from benchsmith.dsl.validate import dotted
 
 COLUMN_KINDS = ("seq", "int", "decimal", "date", "datetime", "choice", "vocab")
 EXPECT_ASSERTIONS = ("equals", "count", "absent", "contains", "not_contains", "exit_code")
@@ -234,7 +237,7 @@ def _file(
     records = tuple(freeze(r) for r in item.get("records", ()))
     header = [c.name for c in columns] or (list(records[0]) if records else [])
     for index, record in enumerate(records):
-        _check_record_keys(b, record, header, (*at, "records", index))
+        _check_record(b, record, header, columns, fmt, (*at, "records", index))
     for index, key in enumerate(item.get("sort_by", ())):
         if key not in header:
             b.error((*at, "sort_by", index), f"sort_by names unknown column {key!r}")
@@ -253,15 +256,95 @@ def _file(
     )
 
 
-def _check_record_keys(
-    b: _Builder, record: Mapping[str, Any], header: list[str], at: DocPath
+def _check_record(
+    b: _Builder,
+    record: Mapping[str, Any],
+    header: list[str],
+    columns: tuple[Column, ...],
+    fmt: str | None,
+    at: DocPath,
 ) -> None:
-    if not header or list(record) == header:
-        return
-    missing = [k for k in header if k not in record]
-    extra = [k for k in record if k not in header]
-    if missing or extra:
-        b.error(at, f"record fields must be the columns {header}; missing {missing}, extra {extra}")
+    """The record has exactly the file's fields, each value of its column's type."""
+    if header and list(record) != header:
+        missing = [k for k in header if k not in record]
+        for key in (k for k in record if k not in header):
+            where = dotted((*at, key))
+            b.error((*at, key), f"{where}: unknown field {key!r}; the columns are {header}")
+        if missing:
+            where = dotted(at)
+            b.error(at, f"{where}: record fields must be the columns {header}; missing {missing}")
+    by_name = {c.name: c for c in columns}
+    for key, value in record.items():
+        problem = _value_problem(by_name.get(key), value, fmt)
+        if problem:
+            b.error((*at, key), f"{dotted((*at, key))} = {_short(value)}: {problem}")
+
+
+def _short(value: Any) -> str:
+    text = repr(thaw(value))
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _value_problem(column: Column | None, value: Any, fmt: str | None) -> str | None:
+    """Why seed.py could not write ``value`` in ``column`` as that column's type, or None."""
+    nested = isinstance(value, Mapping | tuple | list)
+    if nested and fmt == "csv":
+        return "a CSV cell holds one value, not an array or a table"
+    if column is None or column.kind in ("const", "choice", "vocab"):
+        return None
+    if nested or isinstance(value, bool):
+        return f"{column.kind} column {column.name!r} needs {_KIND_VALUES[column.kind]}"
+    checker = _VALUE_CHECKS.get(column.kind)
+    return checker(column, value) if checker else None
+
+
+_KIND_VALUES = {
+    "seq": "a string or a number",
+    "int": 'an integer (or "" for a blank)',
+    "decimal": 'a decimal number, written as a string like "23.10"',
+    "date": 'a string such as "2025-02-03"',
+    "datetime": 'a string such as "2025-02-03T08:00:00Z"',
+}
+
+
+def _int_problem(column: Column, value: Any) -> str | None:
+    if isinstance(value, int) or (isinstance(value, str) and _is_int_text(value)):
+        return None
+    return (
+        f'int column {column.name!r} needs an integer (or "" for a blank); to write other '
+        "text there, make the column a choice or write the file with a generator"
+    )
+
+
+def _is_int_text(value: str) -> bool:
+    return value == "" or value.lstrip("-").isdigit()
+
+
+def _decimal_problem(column: Column, value: Any) -> str | None:
+    try:
+        number = Decimal(str(value))
+    except ArithmeticError:
+        number = None
+    if number is not None and number.is_finite():
+        return None
+    return (
+        f"decimal column {column.name!r} needs a decimal number, written as a string like "
+        '"23.10" (seed.py writes it exactly)'
+    )
+
+
+def _text_problem(column: Column, value: Any) -> str | None:
+    if isinstance(value, str):
+        return None
+    return f"{column.kind} column {column.name!r} needs {_KIND_VALUES[column.kind]}"
+
+
+_VALUE_CHECKS: dict[str, Callable[[Column, Any], str | None]] = {
+    "int": _int_problem,
+    "decimal": _decimal_problem,
+    "date": _text_problem,
+    "datetime": _text_problem,
+}
 
 
 def _column(b: _Builder, name: str, value: Any, at: DocPath) -> Column:
@@ -283,16 +366,31 @@ def _column(b: _Builder, name: str, value: Any, at: DocPath) -> Column:
     return Column(name, kind, freeze(args))
 
 
+MAX_SEQ_WIDTH = 100
+MAX_TASK_ROWS = 20_000_000
+
+
 def _check_seq(b: _Builder, args: dict[str, Any], at: DocPath) -> None:
     pattern = args["seq"]
-    fields = [f for _, f, _, _ in string.Formatter().parse(pattern) if f is not None]
     try:
-        pattern.format(1)
-    except (ValueError, IndexError, KeyError) as exc:
+        fields = [(f, spec) for _, f, spec, _ in string.Formatter().parse(pattern) if f is not None]
+    except ValueError as exc:
         b.error((*at, "seq"), f"seq pattern {pattern!r} cannot format a number: {exc}")
         return
     if len(fields) != 1:
         b.error((*at, "seq"), f"seq pattern {pattern!r} needs exactly one {{}} field")
+        return
+    name, spec = fields[0]
+    widths = [int(n) for n in re.findall(r"\d+", spec or "")]
+    if name not in ("", "0") or "{" in (spec or ""):
+        b.error((*at, "seq"), f"seq pattern {pattern!r}: write the field as {{}} or {{:05d}}")
+    elif any(w > MAX_SEQ_WIDTH for w in widths):
+        b.error((*at, "seq"), f"seq pattern {pattern!r}: widths above {MAX_SEQ_WIDTH} are refused")
+    else:
+        try:
+            pattern.format(1)
+        except (ValueError, IndexError, KeyError) as exc:
+            b.error((*at, "seq"), f"seq pattern {pattern!r} cannot format a number: {exc}")
 
 
 def _check_range(b: _Builder, args: dict[str, Any], at: DocPath, kind: str) -> None:
@@ -353,7 +451,8 @@ def _anchors(
         records = tuple(freeze(r) for r in item.get("records", [item.get("record", {})]))
         target = item.get("file")
         if target is not None:
-            _check_anchor_file(b, by_path.get(target), target, records, at)
+            key = "records" if "records" in item else "record"
+            _check_anchor_file(b, by_path.get(target), target, records, at, key)
         expect = _expectations(b, item.get("expect", []), (*at, "expect"), item["name"])
         anchors.append(
             Anchor(item["name"], target, records, item.get("at"), item.get("why", ""), expect)
@@ -369,16 +468,20 @@ def _check_anchor_file(
     target: str,
     records: tuple[Mapping[str, Any], ...],
     at: DocPath,
+    key: str,
 ) -> None:
     if spec is None or spec.format not in TABULAR_FORMATS:
         b.error((*at, "file"), f"anchor file {target!r} is not a declared tabular [[files]] entry")
         return
-    key = "records" if len(records) > 1 else "record"
     for index, record in enumerate(records):
-        _check_record_keys(b, record, list(spec.header), (*at, key, index))
+        where = (*at, "records", index) if key == "records" else (*at, "record")
+        _check_record(b, record, list(spec.header), spec.columns, spec.format, where)
 
 
 def _check_capacity(b: _Builder, files: tuple[FileSpec, ...], anchors: list[Anchor]) -> None:
+    total = sum(f.rows or 0 for f in files)
+    if total > MAX_TASK_ROWS:
+        b.error(("files",), f"the files declare {total} rows; a task may declare {MAX_TASK_ROWS}")
     for index, spec in enumerate(files):
         if spec.rows is None:
             continue
@@ -426,9 +529,33 @@ def _edge(
 def _check_references(b: _Builder, spec: TaskSpec) -> None:
     if spec.generators:
         _check_generators(b, spec)
+    _check_expected_fields(b, spec)
     for index, path in enumerate(spec.editable):
         if path.rstrip("/") in ("", "."):
             b.error(("editable", index), "the workspace root cannot be editable")
+
+
+def _check_expected_fields(b: _Builder, spec: TaskSpec) -> None:
+    """``where`` and ``equals`` name only columns of a csv output's declared header."""
+    headers = {o.path: list(o.header) for o in spec.outputs if o.header}
+    located: list[tuple[DocPath, Expectation]] = [
+        (("anchors", i, "expect", j), e)
+        for i, a in enumerate(spec.anchors)
+        for j, e in enumerate(a.expect)
+    ]
+    if spec.edge:
+        located += [(("edge", "expect", j), e) for j, e in enumerate(spec.edge.expect)]
+    for at, expectation in located:
+        header = headers.get(expectation.file or "")
+        if header is None or "path" in expectation.spec:
+            continue
+        for key in ("where", "equals"):
+            fields = expectation.spec.get(key)
+            for name in fields if isinstance(fields, Mapping) else ():
+                if name not in header:
+                    message = f"{dotted((*at, key, name))}: {name!r} is not a column of "
+                    message += f"{expectation.file} {header}"
+                    b.error((*at, key, name), message)
 
 
 def _check_generators(b: _Builder, spec: TaskSpec) -> None:

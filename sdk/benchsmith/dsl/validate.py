@@ -68,6 +68,12 @@ def _describe(error: ValidationError) -> str:
         return f"{where}: {error.instance!r} is not valid; expected {hint}"
     if kind == "format":
         return f"{where}: {error.instance!r} is not a valid {schema['format']}"
+    if kind in ("maximum", "maxLength"):
+        limit = schema[kind]
+        what = "longer than" if kind == "maxLength" else "above"
+        return (
+            f"{where}: {_clip(error.instance)} is {what} the limit {limit} (CONTRIBUTING: Limits)"
+        )
     if kind == "not":
         required = (
             error.validator_value.get("required", [])
@@ -79,6 +85,11 @@ def _describe(error: ValidationError) -> str:
     if kind == "oneOf" and error.context:
         return _describe(_deepest(error.context))
     return f"{where}: {error.message}"
+
+
+def _clip(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _deepest(errors: list[ValidationError]) -> ValidationError:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from importlib.metadata import version
 from pathlib import Path
 
+from benchsmith.children import die_with_parent
 from benchsmith.errors import BuildError
 
 LINE_LENGTH = 100
@@ -80,6 +81,8 @@ def _run_ruff(files: list[str]) -> None:
         ruff_executable(), "format", "--isolated", "--no-cache", "--quiet",
         "--line-length", str(LINE_LENGTH), "--target-version", TARGET_VERSION, *files,
     ]  # fmt: skip
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        argv, capture_output=True, text=True, check=False, preexec_fn=die_with_parent()
+    )
     if done.returncode != 0:
         raise BuildError(f"ruff format failed: {done.stderr.strip()[:2000]}")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+
 from benchsmith.diagnostics import Diagnostic
-from benchsmith.errors import ConflictError
+from benchsmith.errors import BuildError, ConflictError
 from benchsmith.generate.env import REGION_END, REGION_START
 
 
@@ -38,3 +40,26 @@ def skeleton(text: str, shown: str) -> str:
     start, end = _bounds(text, shown)
     lines = text.splitlines()
     return "\n".join(lines[: start + 1] + lines[end:]) + "\n"
+
+
+def check_authored(text: str, shown: str) -> None:
+    """Raise BuildError, located in ``text``, when the authored region does not parse.
+
+    The region is parsed at its own line numbers (the generated lines above it blanked), so
+    the error names the line and column ``lint`` reports and quotes the authored line.
+
+    Raises:
+        ConflictError: When the markers are missing, repeated or out of order.
+        BuildError: With one BS400 diagnostic when the region is not valid Python.
+    """
+    start, end = _bounds(text, shown)
+    lines = text.splitlines()
+    padded = "\n" * (start + 1) + "\n".join(lines[start + 1 : end]) + "\n"
+    try:
+        ast.parse(padded, filename=shown)
+    except SyntaxError as exc:
+        line = min(max(exc.lineno or start + 2, start + 2), max(end, start + 2))
+        quoted = (exc.text or lines[line - 1] if line <= len(lines) else "").strip()
+        message = f"the judge's authored region does not parse: {exc.msg}: {quoted[:120]}"
+        found = Diagnostic(shown, line, max(exc.offset or 1, 1), "BS400", message)
+        raise BuildError(f"{shown}:{line}: fix the authored region", [found]) from None

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from benchsmith.corpus import corpus_root_tasks
+from benchsmith.corpus import corpus_root_tasks, is_task, task_folder
 from benchsmith.diagnostics import Diagnostic, display_path, sort_diagnostics
-from benchsmith.dsl.load import TASK_FILE, read_task
+from benchsmith.dsl.load import read_task
 from benchsmith.errors import UsageError
 from benchsmith.lint import corpus_rules as _corpus_rules  # noqa: F401 -- registers rules
 from benchsmith.lint import task_rules as _task_rules  # noqa: F401 -- registers rules
@@ -23,10 +23,8 @@ __all__ = ["RULES", "lint_paths"]
 
 
 def _task_dirs(path: Path) -> list[Path]:
-    if (path / TASK_FILE).is_file():
-        return [path]
-    if path.name == TASK_FILE and path.is_file():
-        return [path.parent]
+    if is_task(path):
+        return [task_folder(path)]
     found = corpus_root_tasks(path)
     if not found and not path.is_dir():
         raise UsageError(f"{display_path(path)}: no such task folder or corpus root")
@@ -74,8 +72,15 @@ def lint_paths(paths: Sequence[Path], *, select: frozenset[str] = frozenset()) -
         Every finding, sorted by file and position.
 
     Raises:
-        UsageError: When a path is neither a task nor a corpus root.
+        UsageError: When a path is neither a task nor a corpus root, or a selected code
+            matches no rule.
     """
+    unknown = sorted(s for s in select if not any(code.startswith(s) for code in RULES))
+    if unknown:
+        raise UsageError(
+            f"--select {', '.join(unknown)}: no rule code starts with it; "
+            "benchsmith rules lists the codes"
+        )
     found: list[Diagnostic] = []
     for corpus in _contexts(paths):
         ignored = _ignored_by(corpus.tasks)

@@ -12,7 +12,8 @@ from benchsmith.dsl.model import TaskSpec
 
 TEXT_SUFFIXES = frozenset(
     {".py", ".md", ".txt", ".csv", ".json", ".jsonl", ".toml", ".ini", ".cfg", ".ics",
-     ".mbox", ".eml", ".html", ".xml", ".log", ".sql", ".yaml", ".yml", ".tsv"}
+     ".mbox", ".eml", ".html", ".xml", ".log", ".sql", ".yaml", ".yml", ".tsv", ".patch",
+     ".diff"}
 )  # fmt: skip
 
 

@@ -10,12 +10,13 @@ from typing import Any
 from benchsmith.building import build
 from benchsmith.corpus import read_settings
 from benchsmith.diagnostics import Diagnostic, display_path
-from benchsmith.dsl.locate import locate_json
+from benchsmith.dsl.load import MAX_DEPTH, too_deep
+from benchsmith.dsl.locate import locate_json, nesting_position, position_of
 from benchsmith.dsl.validate import validate
 from benchsmith.errors import BenchsmithError
 from benchsmith.generate import regions
 from benchsmith.judging import judge_command_problem
-from benchsmith.lint.context import CorpusContext
+from benchsmith.lint.context import CorpusContext, TaskContext
 from benchsmith.lint.registry import corpus_rule
 from benchsmith.lockfile import file_entry, read_lock, sha256_text
 
@@ -56,30 +57,45 @@ def scenario_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
     """scenario.json parses and matches the spec's v1 shape, located at its source position."""
     for task in ctx.tasks:
         path = task.task_dir / "scenario.json"
-        text = task.read(path) if path.is_file() else None
-        if text is None:
-            continue
-        shown = display_path(path)
         try:
-            document = json.loads(text)
-        except ValueError as exc:
-            yield Diagnostic(
-                shown,
-                getattr(exc, "lineno", 1),
-                getattr(exc, "colno", 1),
-                "BS103",
-                f"invalid JSON: {exc}",
-            )
-            continue
-        positions = locate_json(text)
-        yield from validate(
+            data = path.read_bytes() if path.is_file() else None
+        except OSError:
+            data = None
+        if data is not None:
+            yield from scenario_diagnostics(data, display_path(path))
+
+
+def scenario_diagnostics(data: bytes, shown: str) -> list[Diagnostic]:
+    """Every problem of a scenario.json's bytes, located: encoding, JSON, nesting, schema."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _byte_position(data, exc.start)
+        return [Diagnostic(shown, line, col, "BS103", f"not valid UTF-8 (byte {exc.start})")]
+    try:
+        document = json.loads(text)
+    except RecursionError:
+        line, col = nesting_position(text, MAX_DEPTH, toml=False) or (1, 1)
+        return [Diagnostic(shown, line, col, "BS103", f"nested more than {MAX_DEPTH} levels")]
+    except ValueError as exc:
+        line, col = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
+        return [Diagnostic(shown, line, col, "BS103", f"invalid JSON: {exc}")]
+    positions = locate_json(text)
+    deep = too_deep(document)
+    if deep is not None:
+        line, col = position_of(positions, deep[: MAX_DEPTH + 1])
+        return [Diagnostic(shown, line, col, "BS103", f"nested more than {MAX_DEPTH} levels")]
+    found = list(
+        validate(
             _with_usable_judge_command(document), "scenario", path=shown, positions=positions,
             code="BS103",
-        )  # fmt: skip
-        problem = judge_command_problem(document) if isinstance(document, dict) else ""
-        if problem:
-            line, col = positions.get(("judge_command",), (1, 1))
-            yield Diagnostic(shown, line, col, "BS303", problem)
+        )
+    )  # fmt: skip
+    problem = judge_command_problem(document) if isinstance(document, dict) else ""
+    if problem:
+        line, col = positions.get(("judge_command",), (1, 1))
+        found.append(Diagnostic(shown, line, col, "BS303", problem))
+    return found
 
 
 def _with_usable_judge_command(document: Any) -> Any:
@@ -93,19 +109,39 @@ def _with_usable_judge_command(document: Any) -> Any:
     return {**document, "judge_command": ["python", "judge.py", "--workspace", "{workspace}"]}
 
 
+def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, offset) + 1
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
 @corpus_rule(
     ("BS501", "a generated file (seed.py, judge.py, TASK.md, scenario.json) is stale or missing"),
     ("BS502", "tasks.json is out of sync with the corpus's tasks"),
     ("BS503", "the corpus copy of benchlib.py drifted from sdk/benchsmith/runtime/benchlib.py"),
+    ("BS504", "a generated file was edited by hand since it was generated"),
+    ("BS505", "benchsmith.lock's seed hashes are missing or older than the seed's inputs"),
 )
 def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
-    """Every generated file equals what ``benchsmith build`` would write now."""
+    """Every generated file equals what ``benchsmith build`` would write now.
+
+    Each file is reported once: BS504 when it was edited by hand, else BS501-BS503. Tasks
+    whose task.toml does not load are checked against the hashes in benchsmith.lock.
+    """
+    yield from _build_findings(ctx)
+    for task in ctx.tasks:
+        if task.spec is None:
+            yield from _hand_edits(task)
+
+
+def _build_findings(ctx: CorpusContext) -> Iterator[Diagnostic]:
     if not ctx.specs:
         return
     try:
         build(ctx.specs, check=True)
     except BenchsmithError as exc:
         for found in exc.diagnostics:
+            if found.code == "BS400":  # python_purity reports the same syntax error
+                continue
             name = found.path.rsplit("/", 1)[-1]
             code, message = found.code, found.message
             if found.code == "BS501" and name in GENERATED_CODES:
@@ -113,24 +149,22 @@ def generated_files(ctx: CorpusContext) -> Iterator[Diagnostic]:
             yield Diagnostic(found.path, found.line, found.col, code, message, found.severity)
 
 
-@corpus_rule(("BS504", "a generated file was edited by hand since it was generated"))
-def hand_edits(ctx: CorpusContext) -> Iterator[Diagnostic]:
+def _hand_edits(task: TaskContext) -> Iterator[Diagnostic]:
     """The part of each generated file benchsmith owns matches the hash in benchsmith.lock."""
-    for task in ctx.tasks:
-        lock = read_lock(task.task_dir)
-        for name in sorted(lock["files"]):
-            digest = file_entry(lock, name).get("owned")
-            path = task.task_dir / name
-            text = task.read(path)
-            if text is None:
-                continue
-            try:
-                owned = regions.skeleton(text, display_path(path)) if name == "judge.py" else text
-            except BenchsmithError as exc:
-                yield from exc.diagnostics
-                continue
-            if sha256_text(owned) != digest:
-                yield Diagnostic(display_path(path), 1, 1, "BS504", HAND_EDIT_MESSAGE)
+    lock = read_lock(task.task_dir)
+    for name in sorted(lock["files"]):
+        digest = file_entry(lock, name).get("owned")
+        path = task.task_dir / name
+        text = task.read(path)
+        if text is None:
+            continue
+        try:
+            owned = regions.skeleton(text, display_path(path)) if name == "judge.py" else text
+        except BenchsmithError as exc:
+            yield from exc.diagnostics
+            continue
+        if sha256_text(owned) != digest:
+            yield Diagnostic(display_path(path), 1, 1, "BS504", HAND_EDIT_MESSAGE)
 
 
 @corpus_rule(("BS601", "a complete corpus does not have 8 N, 10 L, 8 M and 4 H tasks"))

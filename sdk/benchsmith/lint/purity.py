@@ -159,7 +159,7 @@ def _parse_source(source: str) -> ast.Module | tuple[int, int, str]:
     try:
         return ast.parse(source)
     except SyntaxError as exc:
-        line, col = exc.lineno or 0, max(exc.offset or 0, 0)
+        line, col = max(exc.lineno or 1, 1), max(exc.offset or 1, 1)
         return (
             line,
             col,
@@ -167,7 +167,7 @@ def _parse_source(source: str) -> ast.Module | tuple[int, int, str]:
         )
     except (ValueError, RecursionError, MemoryError) as exc:
         reason = str(exc) or "nested too deeply"
-        return 0, 0, f"file does not parse: {reason}; fix the source so the file can be checked"
+        return 1, 1, f"file does not parse: {reason}; fix the source so the file can be checked"
 
 
 @functools.lru_cache(maxsize=256)
@@ -266,8 +266,8 @@ def _third_party_message(module: str) -> str:
     top = module.partition(".")[0]
     return (
         f"`{top}` is not in the Python standard library; task code may import only the "
-        "standard library, the task's local modules and relative imports. Use a stdlib "
-        "equivalent or vendor the code into the task"
+        "standard library, the task's local modules and relative imports (the spec allows no "
+        "third-party package, vendored or installed). Rewrite it with the standard library"
     )
 
 
@@ -342,12 +342,13 @@ def _module_random(call: ast.Call, context: _Context) -> tuple[str, str] | None:
         if call.args or call.keywords:
             return None
         return "BS404", (
-            "`random.Random()` without a seed is seeded from OS entropy; pass an explicit "
-            "seed, e.g. random.Random(SEED)"
+            "`random.Random()` without a seed is seeded from OS entropy; in fixtures.py use "
+            "ctx.rng (or ctx.stream(name)), elsewhere random.Random(SEED)"
         )
     return "BS404", (
         f"`{name}()` uses the shared module-level random generator, which is unseeded or "
-        f"global state; create rng = random.Random(SEED) and call rng.{attr}(...) instead"
+        f"global state; in fixtures.py call ctx.rng.{attr}(...) (the entry's own seeded "
+        f"stream) or ctx.stream(name).{attr}(...), elsewhere random.Random(SEED).{attr}(...)"
     )
 
 

@@ -71,6 +71,10 @@ def corpus_rule(
     return register
 
 
+document(
+    "BS001", "a file or folder could not be read or written (read-only, full disk, permissions)"
+)
+document("BS002", "another benchsmith process keeps the task or corpus locked")
 document("BS101", "task.toml is not valid TOML (or not UTF-8)")
 document("BS102", "task.toml violates the schema or its cross-references (stages, files, columns)")
 document("BS400", "a Python file of the task does not parse")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from benchsmith.check.patches import PatchError, parse_patch
 from benchsmith.corpus import TASK_DIR_PATTERN
 from benchsmith.diagnostics import Diagnostic, Severity
 from benchsmith.dsl.model import TaskSpec, thaw
@@ -71,8 +72,8 @@ def folder_name(ctx: TaskContext) -> Iterator[Diagnostic]:
     elif spec is None and not TASK_DIR_PATTERN.match(ctx.task_dir.name):
         yield Diagnostic(
             ctx.shown("task.toml"),
-            0,
-            0,
+            1,
+            1,
             "BS105",
             f"folder {ctx.task_dir.name!r} is not named NN-slug",
         )
@@ -194,8 +195,8 @@ def edge_rule_visible(ctx: TaskContext) -> Iterator[Diagnostic]:
     if task_md is not None and _normalized(spec.edge.rule) not in _normalized(task_md):
         yield Diagnostic(
             ctx.shown("TASK.md"),
-            0,
-            0,
+            1,
+            1,
             "BS301",
             "TASK.md does not state the edge rule; run benchsmith build",
         )
@@ -325,7 +326,11 @@ def _placeholder_strings(spec: TaskSpec) -> Iterator[tuple[tuple[str | int, ...]
 
 @task_rule(
     ("BS901", "a TODO placeholder is left in task.toml, judge.py or the reference (warning)"),
-    ("BS902", "reference/ or a witness (witnesses/levelN.patch or levelN/) is missing (warning)"),
+    (
+        "BS902",
+        "reference/ or a witness (witnesses/levelN.patch or levelN/) is missing or is not a "
+        "unified diff (warning)",
+    ),
 )
 def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
     """Scaffold placeholders are reported as warnings until replaced."""
@@ -342,7 +347,7 @@ def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
         *ctx.files_under("witnesses"),
     ]:
         text = ctx.read(path)
-        match = PLACEHOLDER.search(text or "")
+        match = PLACEHOLDER.search(_prose_of(path, text or ""))
         if match and text is not None:
             line, col = position_in(text, match.start())
             shown = ctx.shown(path.relative_to(ctx.task_dir).as_posix())
@@ -351,7 +356,39 @@ def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
         patch = ctx.task_dir / f"{folder}.patch"
         if not (ctx.task_dir / folder).is_dir() and not (folder != "reference" and patch.is_file()):
             message = f"{folder}/ is missing; benchsmith check needs it to prove the judge"
-            yield Diagnostic(ctx.shown("task.toml"), 0, 0, "BS902", message, Severity.WARNING)
+            yield Diagnostic(ctx.shown("task.toml"), 1, 1, "BS902", message, Severity.WARNING)
+        elif patch.is_file() and not (ctx.task_dir / folder).is_dir():
+            yield from _unusable_patch(ctx, patch)
+
+
+def _prose_of(path: Path, text: str) -> str:
+    """The text searched for placeholders: a patch's lines outside its hunks (blanked
+    in place, so offsets still match), so a TODO in the patched code is not one."""
+    if path.suffix != ".patch":
+        return text
+    kept = [
+        line if not line.startswith((" ", "+", "-", "@@", "\\")) else " " * len(line)
+        for line in text.split("\n")
+    ]
+    return "\n".join(kept)
+
+
+def _unusable_patch(ctx: TaskContext, patch: Path) -> Iterator[Diagnostic]:
+    """BS902 when a witness patch is not a unified diff ``check`` could apply."""
+    shown = ctx.shown(patch.relative_to(ctx.task_dir).as_posix())
+    text = ctx.read(patch)
+    if text is None:
+        message = "witness patch is not UTF-8 text; write it with diff -ruN"
+        yield Diagnostic(shown, 1, 1, "BS902", message, Severity.WARNING)
+        return
+    try:
+        parse_patch(text, shown)
+    except PatchError as exc:
+        found = re.match(rf"{re.escape(shown)}:(\d+):", exc.message)
+        line = int(found.group(1)) if found else 1
+        reason = exc.message.removeprefix(f"{shown}:").lstrip("0123456789: ")
+        message = f"not a usable witness patch: {reason}; write it with diff -ruN"
+        yield Diagnostic(shown, line, 1, "BS902", message, Severity.WARNING)
 
 
 def _warning(diagnostic: Diagnostic) -> Diagnostic:
