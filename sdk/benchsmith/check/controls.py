@@ -434,7 +434,10 @@ def _lock_problem(setup: TaskSetup, fixture: str, digest: str) -> list[str]:
     return []
 
 
-@control("isolation", "no judge, reference, witness or edge file; no private value in shipped text")
+@control(
+    "isolation",
+    "no judge, reference, witness, mutant or edge file; no private value in shipped text",
+)
 def isolation(setup: TaskSetup) -> ControlResult:
     """Search the final workspace for private names, contents and values."""
     started = time.monotonic()
