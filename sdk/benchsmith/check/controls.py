@@ -15,7 +15,7 @@ import shutil
 import signal
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from benchsmith.check import candidates, patches
@@ -28,6 +28,8 @@ from benchsmith.check.trees import first_difference
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.model import TaskSpec
 from benchsmith.runtime import benchlib
+
+LOOP_WAIT = 2.0  # seconds each command of the never-ending candidate gets (hostile-loop)
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,10 +458,33 @@ def isolation(setup: TaskSetup) -> ControlResult:
 # --- hostile candidates -------------------------------------------------------------------------
 
 
-@control("hostile-loop", "a command that never ends: killed at the timeout, at most 1", slow=True)
+@control(
+    "hostile-loop",
+    f"a command that never ends: killed at its timeout (scaled to {LOOP_WAIT:g} s), at most 1",
+    slow=True,
+)
 def hostile_loop(setup: TaskSetup) -> ControlResult:
-    """Judge an infinite loop (it sleeps, so it does not starve the other controls)."""
-    return _candidate_control(setup, "hostile-loop", "loop", LevelBound(0, 1))
+    """Judge an infinite loop (it sleeps, so it does not starve the other controls).
+
+    The judge runs with ``--time-scale`` so each command's timeout becomes
+    :data:`LOOP_WAIT` seconds: the control proves the kill without waiting out a long task
+    timeout. Only this control scales; the reference and witnesses run with the real ones.
+    """
+    scaled = replace(setup, judge=time_scaled(setup.judge, loop_scale(setup.spec)))
+    return _candidate_control(scaled, "hostile-loop", "loop", LevelBound(0, 1))
+
+
+def loop_scale(spec: TaskSpec) -> float:
+    """The ``--time-scale`` that gives the task's longest command :data:`LOOP_WAIT` seconds."""
+    longest = max((c.timeout for c in spec.commands), default=LOOP_WAIT)
+    return min(1.0, LOOP_WAIT / longest)
+
+
+def time_scaled(call: JudgeCall, scale: float) -> JudgeCall:
+    """``call`` with ``--time-scale SCALE`` passed to the judge (unchanged at 1)."""
+    if scale >= 1.0:
+        return call
+    return replace(call, command=(*call.command, "--time-scale", repr(scale)))
 
 
 @control("hostile-crash", "a command that crashes at once: at most 1")
