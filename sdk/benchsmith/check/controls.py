@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from benchsmith.check import candidates, patches
+from benchsmith.check import candidates, patches, selfreport
 from benchsmith.check.environments import PLAIN, VARIED, Environment
 from benchsmith.check.isolation import isolation_problems
 from benchsmith.check.judging import JudgeCall, JudgeOutcome, run_judge
@@ -27,6 +27,7 @@ from benchsmith.check.seeds import FIXTURES, SeedError, seed_entries
 from benchsmith.check.trees import first_difference
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.model import TaskSpec
+from benchsmith.generate.plan import judge_data
 from benchsmith.runtime import benchlib
 
 LOOP_WAIT = 2.0  # seconds each command of the never-ending candidate gets (hostile-loop)
@@ -237,6 +238,68 @@ def null(setup: TaskSetup) -> ControlResult:
 def facade(setup: TaskSetup) -> ControlResult:
     """Judge a program that creates every output with no content."""
     return _candidate_control(setup, "facade", "facade", LevelBound(0, 2))
+
+
+@control(
+    "spam",
+    "every input copied into every output (each output holds every input row): at most 2",
+)
+def spam(setup: TaskSetup) -> ControlResult:
+    """Judge a program that dumps every input into every declared output."""
+    return _candidate_control(setup, "spam", "spam", LevelBound(0, 2))
+
+
+@control(
+    "self-report",
+    "the reference's outputs with every detail row shifted (JSON summaries and column totals "
+    "kept exactly true): at most 3",
+)
+def self_report(setup: TaskSetup) -> ControlResult:
+    """Judge true summaries over corrupted records: values must be recomputed from records."""
+    started = time.monotonic()
+    bound = LevelBound(0, 3)
+    if not (setup.task_dir / "reference").is_dir():
+        return failed("self-report", str(bound), "reference/ is missing", started)
+    try:
+        entries = candidates.entry_points(setup.spec)
+    except candidates.CandidateError as exc:
+        return failed("self-report", str(bound), f"cannot synthesize a candidate: {exc}", started)
+    lies = _reference_lies(setup)
+    skipped = _lie_problem(lies)
+    if skipped:
+        return ControlResult(
+            "self-report", str(bound), "not applicable", True, notes=(skipped,),
+            seconds=time.monotonic() - started,
+        )  # fmt: skip
+    workspace = setup.workspace("self-report")
+    candidates.install(workspace, entries, candidates.self_report_program(setup.spec, lies))
+    extra = ("corrupted: " + ", ".join(lies[0].corrupted),)
+    result = judged("self-report", setup.run(workspace), bound, started)
+    return replace(result, notes=extra + result.notes)
+
+
+def _reference_lies(setup: TaskSetup) -> list[selfreport.FixtureLie]:
+    """The reference's outputs on the main and edge fixtures, detail rows corrupted."""
+    judge = benchlib.Judge(judge_data(setup.spec), setup.task_dir)
+    reference = setup.layered("self-report-reference", "reference")
+    lies = []
+    for fixture in ("main", "edge"):
+        scratch = setup.tmp / "self-report-runs" / fixture
+        run = benchlib.produce(
+            judge, reference, fixture, tmp=scratch, python=setup.python, cache=setup.judge.cache
+        )
+        lies.append(selfreport.capture(setup.spec, run.root, setup.judge.cache / fixture))
+    return lies
+
+
+def _lie_problem(lies: Sequence[selfreport.FixtureLie]) -> str:
+    """Why the self-report candidate cannot be built (empty when it can)."""
+    if not lies[0].corrupted:
+        return "no detail rows to corrupt: no CSV, JSON Lines or JSON record array output"
+    size = sum(lie.size for lie in lies)
+    if size > selfreport.EMBED_LIMIT:
+        return f"the reference's outputs ({size // 1024} KiB) are too large to embed"
+    return ""
 
 
 @control(
