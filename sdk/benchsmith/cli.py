@@ -205,11 +205,13 @@ def workspace(
 
 
 def _register_packages() -> None:
+    from benchsmith.audit.cli import register as register_audit
     from benchsmith.check.cli import register as register_check
     from benchsmith.run.cli import register as register_run
 
     register_check(app)
     register_run(app)
+    register_audit(app)
 
 
 _register_packages()

@@ -1,0 +1,106 @@
+"""The ``benchsmith audit`` command: a thin typer layer over :func:`audit_tasks`.
+
+:func:`register` wraps the command in the CLI's error guard and adds it to the app
+(``benchsmith.cli`` calls it at import time, so nothing heavy is imported here).
+"""
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
+
+if TYPE_CHECKING:
+    from benchsmith.audit.results import AuditReport
+    from benchsmith.audit.runner import AuditProgress
+
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "-j", "--jobs", min=1, help="Worker processes classifying mutants (default: CPUs)."
+    ),
+]
+HtmlOpt = Annotated[
+    Path | None,
+    typer.Option("--html", help="Also write a self-contained HTML page (every mutant's diff)."),
+]
+StrictOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict", help="Unjustified equivalents, undecided expectations and findings fail too."
+    ),
+]
+OperatorOpt = Annotated[
+    list[str] | None,
+    typer.Option("--operator", help="Only mutants of this operator (repeatable; 'authored')."),
+]
+ExpectOpt = Annotated[
+    bool,
+    typer.Option(
+        "--expectations/--no-expectations",
+        help="Prove every expected value load-bearing (default: yes).",
+    ),
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``audit`` to the benchsmith app."""
+    from benchsmith.cli import guard
+
+    app.command("audit")(guard(audit))
+
+
+def audit(
+    tasks: TasksArg = None,
+    all_tasks: AllOpt = False,
+    corpus: CorpusOpt = Path("tasks"),
+    jobs: JobsOpt = None,
+    as_json: JsonOpt = False,
+    html: HtmlOpt = None,
+    strict: StrictOpt = False,
+    operator: OperatorOpt = None,
+    expectations: ExpectOpt = True,
+    python: PythonOpt = None,
+) -> None:
+    """Mutation-test each task's judge: mutants of the reference must not score 5.
+
+    Exit 1 when a mutant survives, an expected value is not load-bearing or a task cannot be
+    audited; with --strict also for unjustified equivalent mutants and other findings.
+    """
+    from benchsmith.audit.present import html_page, table_text
+    from benchsmith.audit.runner import AuditOptions, audit_tasks, default_jobs
+    from benchsmith.corpus import resolve_tasks
+    from benchsmith.pythons import resolve_python
+
+    paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
+    options = AuditOptions(
+        resolve_python(python), jobs or default_jobs(), strict, tuple(operator or ()), expectations
+    )
+    report = audit_tasks(paths, options, _progress)
+    if html is not None:
+        html.parent.mkdir(parents=True, exist_ok=True)
+        html.write_text(html_page(report), encoding="utf-8")
+        typer.echo(f"wrote {html}", err=True)
+    if as_json:
+        typer.echo(report_json(report))
+    else:
+        typer.echo(table_text(report), nl=False)
+    raise typer.Exit(0 if report.ok else 1)
+
+
+def _progress(event: "AuditProgress") -> None:
+    """Progress on stderr: every finished job on a terminal, each finished task otherwise."""
+    line = f"audit {event.task}: {event.done}/{event.total} {event.item} {event.outcome}"
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K" + line[:150] + ("\n" if event.done == event.total else ""))
+        sys.stderr.flush()
+    elif event.done == event.total:
+        typer.echo(f"audited {event.task}: {event.total} job(s)", err=True)
+
+
+def report_json(report: "AuditReport") -> str:
+    """The JSON text ``audit --json`` prints."""
+    return json.dumps(report.to_dict(), indent=2, sort_keys=True, ensure_ascii=False)
