@@ -198,3 +198,10 @@ def test_mutants_are_located_with_stable_ids_and_minimal_diffs() -> None:
 def test_every_operator_is_documented() -> None:
     assert all(op.summary for op in operators.OPERATORS.values())
     assert "compare" in operators.OPERATORS and "json-extra-field" in operators.OPERATORS
+
+
+def test_a_negative_literal_is_one_constant() -> None:
+    assert _mutated("top = (-1, set())\n", "constant") == [
+        "top = (0, set())\n",
+        "top = (-2, set())\n",
+    ]

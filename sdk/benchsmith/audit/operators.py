@@ -113,12 +113,14 @@ class Module:
         aliases: Local name -> dotted name it is bound to by imports (``csv`` -> ``csv``,
             ``Decimal`` -> ``decimal.Decimal``).
         skipped: ``id()`` of every node operators must leave alone.
+        parents: ``id()`` of a node -> its parent node.
     """
 
     source: str
     tree: ast.Module
     aliases: dict[str, str] = field(default_factory=dict)
     skipped: set[int] = field(default_factory=set)
+    parents: dict[int, ast.AST] = field(default_factory=dict)
 
     def segment(self, node: ast.AST) -> str:
         """The source text of ``node``."""
@@ -184,6 +186,7 @@ def parse_module(source: str, filename: str = "<reference>") -> Module:
     for node in ast.walk(tree):
         _record_imports(node, module.aliases)
         _record_skipped(node, module.skipped)
+        module.parents.update((id(child), node) for child in ast.iter_child_nodes(node))
     return module
 
 
@@ -272,7 +275,7 @@ def _shown(text: str) -> str:
 def render(new: ast.expr, old: ast.AST) -> str:
     """Source text of ``new`` to put where ``old`` was, parenthesized when it could rebind."""
     text = ast.unparse(new)
-    if text.startswith("-"):
+    if text.startswith("-") and not isinstance(old, ast.UnaryOp):
         return f"({text})"
     if type(new) is type(old) or isinstance(new, (*ATOMIC, ast.Constant)):
         return text
@@ -323,12 +326,23 @@ def compare(node: ast.AST, module: Module) -> Iterator[Replacement]:
 
 @operator("constant", "integer constants plus and minus one")
 def constant(node: ast.AST, module: Module) -> Iterator[Replacement]:
-    """Replace an integer literal ``n`` by ``n + 1`` and by ``n - 1``."""
-    if not isinstance(node, ast.Constant) or type(node.value) is not int:
-        return
+    """Replace an integer literal ``n`` (``-n`` included) by ``n + 1`` and by ``n - 1``."""
+    value = _integer(node)
+    if value is None or _integer(module.parents.get(id(node))) is not None:
+        return  # the 1 of -1 is mutated as -1
     for delta in (1, -1):
-        new = ast.Constant(node.value + delta)
+        new = ast.Constant(value + delta)
         yield Replacement(node, render(new, node), f"constant {delta:+d}")
+
+
+def _integer(node: ast.AST | None) -> int | None:
+    """The value of an integer literal, ``-n`` included (``None`` for anything else)."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _integer(node.operand)
+        return None if inner is None or not isinstance(node.operand, ast.Constant) else -inner
+    return None
 
 
 @operator("sorting", "sorted() removed, reverse= toggled or added, reversed() removed")
