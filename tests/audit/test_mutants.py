@@ -29,10 +29,11 @@ of the summary.
 
 def test_an_authored_mutant_is_described_by_its_leading_prose(example: CopyExample) -> None:
     task = example("01-grade-summary")
-    (task / "mutants").mkdir()
     (task / "mutants" / "drop-unscored.patch").write_text(PATCH, "utf-8")
-    [mutant], problems = authored_mutants(task)
+    found, problems = authored_mutants(task)
     assert problems == []
+    assert [m.id for m in found] == ["authored@courses-skip-blank", "authored@drop-unscored"]
+    mutant = found[1]
     assert mutant.id == "authored@drop-unscored"
     assert mutant.description == "Unscored students are left out of the summary."
     assert (mutant.file, mutant.line) == ("solution/grades.py", 27)
@@ -44,12 +45,11 @@ def test_generated_mutants_are_deduplicated_and_authored_ones_follow(
     example: CopyExample,
 ) -> None:
     task = example("01-grade-summary")
-    (task / "mutants").mkdir()
     (task / "mutants" / "drop-unscored.patch").write_text(PATCH, "utf-8")
     made = task_mutants(task, layout_for(load_task(task)))
     ids = [m.id for m in made.mutants]
     assert len(ids) == len(set(ids)) >= 20
-    assert ids[-1] == "authored@drop-unscored"
+    assert ids[-2:] == ["authored@courses-skip-blank", "authored@drop-unscored"]
     sources = [(m.file, m.source) for m in made.mutants if m.source]
     assert len(sources) == len(set(sources))
     assert made.problems == ()
@@ -57,7 +57,6 @@ def test_generated_mutants_are_deduplicated_and_authored_ones_follow(
 
 def test_lint_reports_patches_that_do_not_apply_and_stray_files(example: CopyExample) -> None:
     task = example("01-grade-summary")
-    (task / "mutants").mkdir()
     (task / "mutants" / "broken.patch").write_text(PATCH.replace("sorted(courses)", "x"), "utf-8")
     (task / "mutants" / "notes.txt").write_text("ideas\n", "utf-8")
     found = [

@@ -44,7 +44,6 @@ def test_authored_mutants_never_reach_the_workspace(
     example: CopyExample, tmp_path: Path, python: str
 ) -> None:
     task = example("01-grade-summary")
-    (task / "mutants").mkdir()
     patch = task / "mutants" / "no-sort.patch"
     witness = (task / "witnesses" / "level4.patch").read_text("utf-8")
     patch.write_text("Unscored students are dropped.\n" + witness, "utf-8")

@@ -54,7 +54,7 @@ def test_authored_prints_and_exits_cannot_break_the_verdict(tmp_path: Path) -> N
     )
     verdict, stderr = _judge(task, _reference_workspace(task, tmp_path))
     assert verdict["progress_level"] == 3
-    assert verdict["main_checks_passed"] == 8 and verdict["main_checks_total"] == 9
+    assert verdict["main_checks_passed"] == 9 and verdict["main_checks_total"] == 10
     assert "main: exits: check crashed: SystemExit: 3" in " ".join(verdict["notes"])
     assert "debugging output" in stderr
 
