@@ -47,6 +47,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_lint.py
 	$(BIN)/python bench/bench_seed.py
 	$(BIN)/python bench/bench_check.py
+	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_run.py
 
 clean:
