@@ -81,15 +81,16 @@ def test_equivalents_are_found_reported_and_justified(example: CopyExample) -> N
         toml.read_text("utf-8")
         + '\n[audit]\nequivalent = [\n  { mutant = "json-sort-keys@*", why = "already sorted" },\n'
         + '  { mutant = "csv-quoting@*", why = "any quoting" },\n'
-        + '  { mutant = "decimal@*", why = "stale" },\n]\n',
+        + '  { mutant = "decimal@*", why = "not run: not judged" },\n'
+        + '  { mutant = "compare@*", why = "killed since: stale" },\n]\n',
         "utf-8",
     )
-    code, report = audit_json(task, *selection, "--strict")
+    code, report = audit_json(task, *selection, "--operator", "compare", "--strict")
     audit = _task(report)
     assert {e["why"] for e in audit["equivalents"]} == {"already sorted", "any quoting"}
     assert audit["mutants"]["justified"] == 2
     assert audit["findings"] == [
-        "[audit] equivalent: 'decimal@*' matches no equivalent mutant (remove it, or fix the id: "
+        "[audit] equivalent: 'compare@*' matches no equivalent mutant (remove it, or fix the id: "
         "line numbers move when the reference changes)"
     ]
     assert code == 1  # the stale justification is a finding
@@ -187,3 +188,14 @@ class _Balanced(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         assert self.stack and self.stack[-1] == tag
         self.stack.pop()
+
+
+def test_progress_off_a_terminal_is_one_line_per_tenth(capsys: Any) -> None:
+    from benchsmith.audit.cli import _progress
+    from benchsmith.audit.runner import AuditProgress
+
+    for done in range(1, 21):
+        _progress(AuditProgress("tasks/13-x", done, 20, f"m{done}", "killed"))
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "audit tasks/13-x: 2/20 job(s) done"
+    assert len(lines) == 10 and lines[-1] == "audited tasks/13-x: 20 job(s)"

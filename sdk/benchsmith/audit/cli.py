@@ -92,13 +92,15 @@ def audit(
 
 
 def _progress(event: "AuditProgress") -> None:
-    """Progress on stderr: every finished job on a terminal, each finished task otherwise."""
+    """Progress on stderr: every finished job on a terminal, each tenth of a task otherwise."""
     line = f"audit {event.task}: {event.done}/{event.total} {event.item} {event.outcome}"
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K" + line[:150] + ("\n" if event.done == event.total else ""))
         sys.stderr.flush()
     elif event.done == event.total:
         typer.echo(f"audited {event.task}: {event.total} job(s)", err=True)
+    elif event.done * 10 // event.total != (event.done - 1) * 10 // event.total:
+        typer.echo(f"audit {event.task}: {event.done}/{event.total} job(s) done", err=True)
 
 
 def report_json(report: "AuditReport") -> str:

@@ -171,6 +171,7 @@ class _Pending:
     rounds: list[Future[list[ExpectationResult]]] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
     duplicates: int = 0
+    partial: bool = False
     error: str = ""
 
     def finish(self) -> TaskAudit:
@@ -181,7 +182,7 @@ class _Pending:
         finally:
             benchlib.remove_path(self.tmp)
         results = [_justified(self.spec, r) for r in results]
-        findings = self.findings + _stale_justifications(self.spec, results)
+        findings = self.findings + _stale_justifications(self.spec, results, self.partial)
         return TaskAudit(
             self.shown, self.spec.id, self.spec.slug, tuple(results), tuple(measured),
             tuple(findings), self.duplicates, time.monotonic() - self.started, self.error,
@@ -210,14 +211,23 @@ def _justified(spec: TaskSpec, result: MutantResult) -> MutantResult:
     return replace(result, why=justification.why)
 
 
-def _stale_justifications(spec: TaskSpec, results: Sequence[MutantResult]) -> list[str]:
-    """A finding for each justification that covers no equivalent mutant."""
+def _stale_justifications(
+    spec: TaskSpec, results: Sequence[MutantResult], partial: bool
+) -> list[str]:
+    """A finding for each justification that covers no equivalent mutant.
+
+    When only some operators ran (``partial``), a justification is judged only if it
+    covers a mutant that ran.
+    """
     equivalent = [r.mutant.id for r in results if r.fate == "equivalent"]
+    ran = [r.mutant.id for r in results]
     return [
         f"[audit] equivalent: {j.mutant!r} matches no equivalent mutant (remove it, or fix "
         "the id: line numbers move when the reference changes)"
         for j in spec.audit.equivalent
-        if results and not any(j.matches(ident) for ident in equivalent)
+        if results
+        and not any(j.matches(ident) for ident in equivalent)
+        and (not partial or any(j.matches(ident) for ident in ran))
     ]
 
 
@@ -260,6 +270,7 @@ def _submit(
     pending.findings += list(made.problems)
     pending.duplicates = made.duplicates
     chosen = [m for m in made.mutants if not options.operators or m.operator in options.operators]
+    pending.partial = bool(options.operators)
     rounds = expectations.rounds(task) if options.expectations else []
     counter = _Counter(pending.shown, len(chosen) + len(rounds), progress)
     for mutant in chosen:
