@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchsmith tour behind `make demo`: scaffold, build and lint a task; materialize a
-# workspace; prove the example tasks with the validation battery; run them with the offline
-# replay and nop adapters and compare the two arms. Everything happens in a temporary folder.
+# workspace; prove the example tasks with the validation battery and audit their judges with
+# mutants; run them with the offline replay and nop adapters and compare the two arms.
+# Everything happens in a temporary folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${BIN:-.venv/bin}"
@@ -25,6 +26,10 @@ run "$BIN/benchsmith" workspace examples/02-pantry-ledger "$tmp/ws"
 step "Prove the example tasks: controls, witnesses, determinism, isolation, hostiles"
 run "$BIN/benchsmith" check examples/01-grade-summary examples/02-pantry-ledger -j 2 \
     --html "$tmp/check.html"
+
+step "Audit the judges: mutants of each reference must not score 5"
+run "$BIN/benchsmith" audit examples/01-grade-summary examples/02-pantry-ledger -j 2 --strict \
+    --html "$tmp/audit.html"
 
 step "Run the examples with the replay adapter (plays the reference) and with nop"
 run "$BIN/benchsmith" run examples/01-grade-summary examples/02-pantry-ledger \

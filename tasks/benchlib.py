@@ -681,13 +681,16 @@ def seed_main(task: Mapping[str, Any], task_dir: Path, argv: Sequence[str] | Non
 # layout -- SDK-internal
 # ---------------------------------------------------------------------------------------------
 
+AUTHORING_ONLY = ("reference", "witnesses", "mutants")
+"""Task folders used only while authoring (proofs of the judge): never in a workspace, a
+judge's runtime or an export."""
+
 PRIVATE_NAMES = (
     "task.toml",
     "judge.py",
     "seed.py",
     "fixtures.py",
-    "reference",
-    "witnesses",
+    *AUTHORING_ONLY,
     "edge",
     "benchsmith.lock",
     "scenario.json",
@@ -864,7 +867,7 @@ def make_workspace(
 
     The workspace holds the seeded files, visible/, the files of stages up to ``stage`` and
     TASK.md; inputs are read-only and the editable paths exist and are writable. Nothing
-    private (judge, reference, witnesses, edge fixture, task.toml) is copied.
+    private (judge, reference, witnesses, mutants, edge fixture, task.toml) is copied.
     """
     materialize(layout, dest, fixture="main", stage=stage, python=python)
     shutil.copy2(layout.task_dir / "TASK.md", dest / "TASK.md")
@@ -1770,13 +1773,19 @@ class Judge:
         parser.add_argument("--workspace", required=True, type=Path)
         parser.add_argument("--python", default=sys.executable, help="interpreter for commands")
         parser.add_argument("--fixture-cache", type=Path, help="reuse materialized fixtures")
+        parser.add_argument(
+            "--time-scale", type=_positive, default=1.0, help="multiply every command timeout"
+        )
         args = parser.parse_args(argv)
         stdout = sys.stdout
         try:
             # Anything an authored check prints goes to stderr: stdout carries one object.
             with contextlib.redirect_stdout(sys.stderr):
                 verdict = self.evaluate(
-                    args.workspace, python=args.python, cache=args.fixture_cache
+                    args.workspace,
+                    python=args.python,
+                    cache=args.fixture_cache,
+                    time_scale=args.time_scale,
                 )
             code = 0
         except (Exception, SystemExit) as exc:  # a verdict is printed whatever went wrong
@@ -1787,16 +1796,32 @@ class Judge:
         return code
 
     def evaluate(
-        self, workspace: Path, *, python: str, cache: Path | None = None
+        self,
+        workspace: Path,
+        *,
+        python: str,
+        cache: Path | None = None,
+        time_scale: float = 1.0,
     ) -> dict[str, Any]:
-        """Judge ``workspace`` (read only) and return the verdict mapping."""
+        """Judge ``workspace`` (read only) and return the verdict mapping.
+
+        ``time_scale`` multiplies every command timeout (validation tools shorten the wait
+        for a candidate that never ends; the runner and the corpus use 1).
+        """
         if not workspace.is_dir():
             raise RuntimeError(f"workspace {workspace} is not a folder")
         self.validate()
-        layout = Layout.from_task(self.task_dir, self.task)
         with tempfile.TemporaryDirectory(prefix="benchlib-judge-") as tmp:
-            trial = _Trial(self, layout, Path(tmp), workspace.resolve(), python, cache)
+            trial = self.trial(workspace, Path(tmp), python=python, cache=cache)
+            trial.time_scale = time_scale
             return trial.verdict()
+
+    def trial(
+        self, workspace: Path, tmp: Path, *, python: str, cache: Path | None = None
+    ) -> _Trial:
+        """A judging of ``workspace`` with scratch folder ``tmp`` (see :func:`produce`)."""
+        layout = Layout.from_task(self.task_dir, self.task)
+        return _Trial(self, layout, tmp, workspace.resolve(), python, cache)
 
     def validate(self) -> None:
         """Raise :class:`JudgeDefect` when the declared checks cannot decide every level."""
@@ -1806,6 +1831,54 @@ class Judge:
 
 class JudgeDefect(Exception):
     """Raised when a judge's own declarations make a sound verdict impossible."""
+
+
+def _positive(text: str) -> float:
+    """argparse type of ``--time-scale``: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be above 0: {text!r}")
+    return value
+
+
+def produce(
+    judge: Judge,
+    workspace: Path,
+    fixture: str,
+    *,
+    tmp: Path,
+    python: str = sys.executable,
+    cache: Path | None = None,
+    time_scale: float = 1.0,
+    env: Mapping[str, str] | None = None,
+) -> Run:
+    """Run a workspace's commands on a clean ``fixture`` exactly as judging does; no checks.
+
+    Validation tools use it to see what a candidate writes (mutation analysis compares a
+    mutant's outputs with the reference's). The fixture copy lives under ``tmp``.
+
+    Args:
+        judge: The task's judge (its embedded task data says the commands and outputs).
+        workspace: The candidate workspace (only its editable paths are used).
+        fixture: ``"main"`` or ``"edge"``.
+        tmp: Scratch folder (created); the run's root is inside it.
+        python: Interpreter for the commands.
+        cache: Fixture cache, as ``--fixture-cache``.
+        time_scale: Multiplies every command timeout.
+        env: Variables added to the commands' environment (:func:`clean_env`).
+
+    Returns:
+        The run: its root holds the outputs, ``results`` each command's outcome.
+    """
+    tmp.mkdir(parents=True, exist_ok=True)
+    trial = judge.trial(workspace, tmp, python=python, cache=cache)
+    trial.time_scale, trial.env = time_scale, env
+    run = trial.prepare(fixture)
+    trial.execute(run)
+    return run
 
 
 def _not_run(command: Mapping[str, Any], why: str) -> CommandResult:
@@ -1838,6 +1911,8 @@ class _Trial:
     ) -> None:  # fmt: skip
         self.judge, self.layout, self.tmp = judge, layout, tmp
         self.workspace, self.python, self.cache = workspace, python, cache
+        self.time_scale = 1.0
+        self.env: Mapping[str, str] | None = None
         self.notes: list[str] = []
         self.outcomes: list[Outcome] = []
 
@@ -1900,9 +1975,10 @@ class _Trial:
         return run_command(
             resolve_argv(command["argv"], self.python),
             cwd=root / command.get("cwd", "."),
-            timeout=float(command["timeout"]),
+            timeout=float(command["timeout"]) * self.time_scale,
             scratch=self.tmp / "scratch",
             stdin=stdin,
+            env=None if self.env is None else clean_env(self.env),
         )
 
     def gate_start(self, run: Run) -> bool:

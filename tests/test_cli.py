@@ -21,7 +21,7 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 
 COMMANDS = {
     "new", "build", "lint", "rules", "vocab", "workspace", "check", "lock", "run", "report",
-    "export harbor",
+    "export harbor", "audit",
 }  # fmt: skip
 
 

@@ -57,6 +57,13 @@ TASK = {
             "path": "Chemistry",
             "equals": ["S03", "S07"],
         },
+        {
+            "name": "zero-top#1",
+            "file": "output/top.json",
+            "level": 4,
+            "path": "Latin",
+            "equals": ["S12"],
+        },
     ],
     "edge_expect": [
         {

@@ -75,6 +75,11 @@ TASK = {
                         {"student_id": "S03", "course": "Chemistry", "score": 100},
                     ],
                 },
+                {
+                    "name": "zero-top",
+                    "at": None,
+                    "records": [{"student_id": "S12", "course": "Latin", "score": 0}],
+                },
             ],
             "sort_by": [],
             "wrap": None,
@@ -115,6 +120,7 @@ TASK = {
             {"student_id": "S07", "course": "Chemistry", "score": 100},
             {"student_id": "S03", "course": "Chemistry", "score": 100},
         ],
+        "zero-top": [{"student_id": "S12", "course": "Latin", "score": 0}],
     },
 }
 

@@ -63,6 +63,13 @@ TASK = {
         },
         {
             "name": "unknown-return#2",
+            "file": "output/rejected.csv",
+            "level": 4,
+            "where": {"item": "Anise"},
+            "equals": {"date": "2025-04-06", "qty": "1"},
+        },
+        {
+            "name": "unknown-return#3",
             "file": "output/stock.csv",
             "level": 3,
             "where": {"item": "Saffron"},
@@ -74,6 +81,20 @@ TASK = {
             "level": 4,
             "where": {"item": "Honey"},
             "equals": {"on_hand": "3", "threshold": "10", "shortfall": "7"},
+        },
+        {
+            "name": "at-threshold#1",
+            "file": "output/reorder.csv",
+            "level": 4,
+            "where": {"item": "Salt"},
+            "absent": True,
+        },
+        {
+            "name": "at-threshold#2",
+            "file": "output/stock.csv",
+            "level": 4,
+            "where": {"item": "Salt"},
+            "equals": {"on_hand": "5"},
         },
     ],
     "edge_expect": [

@@ -55,7 +55,12 @@ TASK = {
                     "name": "honey",
                     "at": None,
                     "records": [{"date": "2025-03-15", "item": "Honey", "qty": 3}],
-                }
+                },
+                {
+                    "name": "at-threshold",
+                    "at": None,
+                    "records": [{"date": "2025-03-20", "item": "Salt", "qty": 5}],
+                },
             ],
             "sort_by": ["date"],
             "wrap": None,
@@ -79,7 +84,10 @@ TASK = {
                 {
                     "name": "unknown-return",
                     "at": None,
-                    "records": [{"date": "2025-04-03", "item": "Saffron", "qty": 2}],
+                    "records": [
+                        {"date": "2025-04-03", "item": "Saffron", "qty": 2},
+                        {"date": "2025-04-06", "item": "Anise", "qty": 1},
+                    ],
                 }
             ],
             "sort_by": ["date"],
@@ -126,8 +134,12 @@ TASK = {
         },
     ],
     "anchors": {
-        "unknown-return": [{"date": "2025-04-03", "item": "Saffron", "qty": 2}],
+        "unknown-return": [
+            {"date": "2025-04-03", "item": "Saffron", "qty": 2},
+            {"date": "2025-04-06", "item": "Anise", "qty": 1},
+        ],
         "honey": [{"date": "2025-03-15", "item": "Honey", "qty": 3}],
+        "at-threshold": [{"date": "2025-03-20", "item": "Salt", "qty": 5}],
     },
 }
 

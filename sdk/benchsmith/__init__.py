@@ -35,6 +35,7 @@ from benchsmith.api import (
     PathArg,
     TaskArg,
     Tasks,
+    audit,
     build,
     check,
     export_harbor,
@@ -72,8 +73,8 @@ if TYPE_CHECKING:
     from benchsmith.run.report import Report
 
 FUNCTIONS = (
-    "build", "check", "export_harbor", "lint", "lock", "new", "report", "rules", "run", "vocab",
-    "workspace",
+    "audit", "build", "check", "export_harbor", "lint", "lock", "new", "report", "rules", "run",
+    "vocab", "workspace",
 )  # fmt: skip
 """The library functions, one per command of the command line."""
 
@@ -133,6 +134,7 @@ __all__ = [
     "Tasks",
     "UsageError",
     "__version__",
+    "audit",
     "build",
     "check",
     "export_harbor",

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
+    from benchsmith.audit.results import AuditReport
+    from benchsmith.audit.runner import AuditProgress
     from benchsmith.building import BuildResult
     from benchsmith.check.battery import ProgressEvent
     from benchsmith.check.results import CheckReport
@@ -35,6 +37,7 @@ __all__ = [
     "PathArg",
     "TaskArg",
     "Tasks",
+    "audit",
     "build",
     "check",
     "export_harbor",
@@ -449,3 +452,48 @@ def export_harbor(
 
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
     return export(task_dirs, Path(out), force=force, python=python)
+
+
+def audit(
+    tasks: Tasks = (),
+    *,
+    all_tasks: bool = False,
+    corpus: PathArg = DEFAULT_CORPUS,
+    jobs: int | None = None,
+    strict: bool = False,
+    operators: Sequence[str] = (),
+    expectations: bool = True,
+    python: str | None = None,
+    on_progress: Callable[[AuditProgress], None] | None = None,
+) -> AuditReport:
+    """Mutation-test each task's judge: mutants of the reference must not score 5.
+
+    Args:
+        tasks: The built tasks to audit.
+        all_tasks: Also audit every task of ``corpus``.
+        corpus: The corpus root for ``all_tasks``, ids and slugs.
+        jobs: Worker processes classifying mutants (default: one per CPU).
+        strict: Unjustified equivalent mutants, undecided expectations and other findings
+            make the report fail too.
+        operators: Only mutants of these operators (``authored`` for ``mutants/``); empty:
+            all of them.
+        expectations: Also prove every expected value of the judge load-bearing.
+        python: Interpreter for seed.py, commands and judges (default: Python 3.12).
+        on_progress: Called once per finished job (from a helper thread).
+
+    Returns:
+        The report; ``report.ok`` says whether every task passed.
+
+    Raises:
+        TaskNotFoundError: When a task argument matches nothing, or none was given.
+        TaskSpecError: When a task.toml is invalid.
+        UsageError: When ``python`` cannot be run.
+    """
+    from benchsmith.audit.runner import AuditOptions, audit_tasks, default_jobs
+    from benchsmith.pythons import resolve_python
+
+    task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
+    options = AuditOptions(
+        resolve_python(python), jobs or default_jobs(), strict, tuple(operators), expectations
+    )
+    return audit_tasks(task_dirs, options, on_progress)

@@ -121,6 +121,8 @@ class JudgeCall:
         python: Interpreter for the judge and the candidate's commands.
         timeout: Seconds after which the judge's process group is killed.
         cache: Fixture cache folder shared by several judgings, if any.
+        time_scale: Factor on every candidate command's timeout (``--time-scale``; below 1
+            only for controls that prove a kill without waiting out a long timeout).
     """
 
     task_dir: Path
@@ -128,6 +130,7 @@ class JudgeCall:
     python: str
     timeout: float
     cache: Path | None = None
+    time_scale: float = 1.0
 
     def argv(self, workspace: Path) -> list[str]:
         """The judge's command line for ``workspace``."""
@@ -135,6 +138,8 @@ class JudgeCall:
         extra = ["--python", self.python]
         if self.cache is not None:
             extra += ["--fixture-cache", str(self.cache)]
+        if self.time_scale != 1.0:
+            extra += ["--time-scale", repr(self.time_scale)]
         return benchlib.resolve_argv(argv, self.python) + extra
 
 

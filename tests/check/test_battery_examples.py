@@ -67,10 +67,10 @@ def test_hostile_candidates_stay_low(full_run: dict[str, Any], task: str) -> Non
         assert level is not None and level <= ceiling, (control, level)
 
 
-def test_infinite_loop_is_cut_at_the_task_timeout(full_run: dict[str, Any]) -> None:
+def test_infinite_loop_is_cut_at_the_scaled_timeout(full_run: dict[str, Any]) -> None:
     for task in TASKS:
         loop = _control(full_run["report"], task, "hostile-loop")
-        assert 10 <= loop["seconds"] < 40  # [judge] timeout = 10 in both examples
+        assert 2 <= loop["seconds"] < 10  # 10 s command timeouts, scaled to 2 s
         assert any("timed out" in note for note in loop["notes"])
 
 

@@ -32,9 +32,28 @@ def test_private_names_are_found(example: CopyExample, tmp_path: Path, python: s
     ws = _workspace(task, tmp_path, python)
     (ws / "solution" / "judge.py").write_text("print('hi')\n", "utf-8")
     (ws / "witnesses").mkdir()
+    (ws / "mutants").mkdir()
     assert isolation_problems(load_task(task), ws) == [
         "solution/judge.py: a private file name",
         "witnesses/: a private folder at the workspace root",
+        "mutants/: a private folder at the workspace root",
+    ]
+
+
+def test_authored_mutants_never_reach_the_workspace(
+    example: CopyExample, tmp_path: Path, python: str
+) -> None:
+    task = example("01-grade-summary")
+    patch = task / "mutants" / "no-sort.patch"
+    witness = (task / "witnesses" / "level4.patch").read_text("utf-8")
+    patch.write_text("Unscored students are dropped.\n" + witness, "utf-8")
+    ws = create_workspace(task, tmp_path / "ws", stage=None, python=python)
+    assert not (ws / "mutants").exists()
+    assert "mutants" in benchlib.PRIVATE_NAMES
+    assert isolation_problems(load_task(task), ws) == []
+    shutil.copy(patch, ws / "inputs" / "notes.txt")
+    assert isolation_problems(load_task(task), ws) == [
+        "inputs/notes.txt: same content as the private mutants/no-sort.patch"
     ]
 
 

@@ -192,3 +192,22 @@ def test_generator_writes(make_task: Callable[..., Path]) -> None:
     assert spec.files[0].writes == ()
     bad = MINIMAL_TASK.replace("rows = 5", 'rows = 5\nwrites = ["inputs/x.csv"]')
     assert "writes only applies to generator entries" in problems(make_task(bad))[0][3]
+
+
+def test_audit_justifications_match_mutant_ids(make_task: Callable[..., Path]) -> None:
+    text = MINIMAL_TASK + (
+        '\n[audit]\nequivalent = [\n  { mutant = "csv-quoting@*", why = "any quoting" },\n'
+        '  { mutant = "compare@solution/main.py:3:7", why = "no tie" },\n]\n'
+    )
+    audit = load_task(make_task(text)).audit
+    assert [j.mutant for j in audit.equivalent] == ["csv-quoting@*", "compare@solution/main.py:3:7"]
+    assert audit.justification("csv-quoting@solution/main.py:9:4") is audit.equivalent[0]
+    assert audit.justification("compare@solution/main.py:3:7#2") is None
+    assert load_task(make_task()).audit.equivalent == ()
+
+
+def test_a_justification_needs_a_reason(make_task: Callable[..., Path]) -> None:
+    task = make_task(MINIMAL_TASK + '\n[audit]\nequivalent = [{ mutant = "x" }]\n')
+    [(line, _, code, message)] = problems(task)
+    assert (line, code) == (21, "BS102")  # the [audit] table (inline items are not located)
+    assert message == "audit.equivalent[0]: missing required key 'why'"

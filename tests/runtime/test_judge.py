@@ -54,7 +54,7 @@ def test_authored_prints_and_exits_cannot_break_the_verdict(tmp_path: Path) -> N
     )
     verdict, stderr = _judge(task, _reference_workspace(task, tmp_path))
     assert verdict["progress_level"] == 3
-    assert verdict["main_checks_passed"] == 8 and verdict["main_checks_total"] == 9
+    assert verdict["main_checks_passed"] == 9 and verdict["main_checks_total"] == 10
     assert "main: exits: check crashed: SystemExit: 3" in " ".join(verdict["notes"])
     assert "debugging output" in stderr
 
@@ -133,3 +133,51 @@ def test_stale_outputs_in_the_workspace_are_not_graded(tmp_path: Path) -> None:
     verdict, _ = _judge(task, workspace)
     assert verdict["progress_level"] == 1
     assert any("output/summary.csv" in note for note in verdict["notes"])
+
+
+def test_time_scale_multiplies_every_command_timeout(tmp_path: Path) -> None:
+    task = copy_example(tmp_path / "corpus", "01-grade-summary")
+    workspace = _reference_workspace(task, tmp_path)
+    (workspace / "solution" / "grades.py").write_text("import time\ntime.sleep(60)\n", "utf-8")
+    argv = [default_python(), "judge.py", "--workspace", str(workspace), "--time-scale", "0.1"]
+    started = time.monotonic()
+    done = subprocess.run(argv, cwd=task, capture_output=True, text=True, timeout=60, check=False)
+    assert time.monotonic() - started < 8  # 10 s x 0.1, not the task's 10 s
+    verdict = json.loads(done.stdout)
+    assert verdict["progress_level"] == 1
+    assert (
+        "level 2: python -m solution.grades inputs/scores.csv --output output: timed out"
+        in (verdict["notes"])
+    )
+
+
+def test_time_scale_must_be_positive(tmp_path: Path) -> None:
+    task = copy_example(tmp_path / "corpus", "01-grade-summary")
+    argv = [default_python(), "judge.py", "--workspace", str(tmp_path), "--time-scale", "0"]
+    done = subprocess.run(argv, cwd=task, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "must be above 0" in done.stderr
+
+
+def test_produce_runs_the_commands_without_judging(tmp_path: Path) -> None:
+    task = copy_example(tmp_path / "corpus", "02-pantry-ledger")
+    workspace = _reference_workspace(task, tmp_path)
+    judge = benchlib.Judge(_embedded_task(task), task)
+    run = benchlib.produce(judge, workspace, "edge", tmp=tmp_path / "run", python=default_python())
+    assert [r.returncode for r in run.results] == [0]
+    assert run.csv("output/stock.csv") == [
+        {"item": "Rice", "on_hand": "5"},
+        {"item": "Tea", "on_hand": "0"},
+    ]
+    assert not (workspace / "output" / "stock.csv").exists()  # the workspace is only read
+
+
+def _embedded_task(task: Path) -> dict[str, Any]:
+    """The TASK literal of a generated judge.py."""
+    import ast
+
+    tree = ast.parse((task / "judge.py").read_text("utf-8"))
+    node = next(
+        n for n in tree.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "TASK"
+    )
+    value: dict[str, Any] = ast.literal_eval(node.value)
+    return value

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchsmith.check import selfreport
 from benchsmith.dsl.model import Command, TaskSpec
 from benchsmith.runtime import benchlib
 
@@ -25,6 +26,7 @@ FAKE_VERDICT = (
 )
 FLOOD_BYTES = 60 * 1024 * 1024
 SHADOW_MODULES = ("sitecustomize.py", "usercustomize.py", "json.py", "benchlib.py")
+SPAM_LIMIT = 32 * 1024 * 1024
 
 
 class CandidateError(Exception):
@@ -147,6 +149,7 @@ from pathlib import Path
 
 ROOT = Path.cwd().joinpath(*[".."] * __DEPTH__)
 OUTPUTS = {outputs}
+EDITABLE = {editable}
 
 
 def facade():
@@ -167,6 +170,100 @@ def remove(path):
         shutil.rmtree(path, ignore_errors=True)
 
 '''
+
+_SPAM = """\
+import csv
+import gzip
+import io
+import json
+
+
+def editable(rel):
+    return any(rel == e.rstrip("/") or rel.startswith(e.rstrip("/") + "/") for e in EDITABLE)
+
+
+def input_files():
+    found = []
+    for folder, dirs, names in os.walk(ROOT):
+        base = Path(folder).relative_to(ROOT).as_posix()
+        base = "" if base == "." else base + "/"
+        dirs[:] = sorted(d for d in dirs if not editable(base + d))
+        found += [base + n for n in sorted(names) if base + n != "TASK.md"]
+    return found
+
+
+def read_text(rel):
+    data = (ROOT / rel).read_bytes()[:SPAM_LIMIT]
+    if rel.endswith(".gz"):
+        try:
+            data = gzip.decompress(data)[:SPAM_LIMIT]
+        except (OSError, EOFError):
+            pass
+    return data.decode("utf-8", "replace")
+
+
+def records(rel, text):
+    name = rel.removesuffix(".gz")
+    try:
+        if name.endswith(".csv"):
+            return list(csv.DictReader(io.StringIO(text)))
+        if name.endswith(".jsonl"):
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+        if name.endswith(".json"):
+            data = json.loads(text)
+            if isinstance(data, dict):
+                data = [r for v in data.values() if isinstance(v, list) for r in v]
+            return [r for r in data if isinstance(r, dict)] if isinstance(data, list) else []
+    except (ValueError, csv.Error):
+        return []
+    return []
+
+
+def cell(record, name, index):
+    values = list(record.values())
+    if name in record:
+        return record[name]
+    return values[index] if index < len(values) else ""
+
+
+TEXTS = {rel: read_text(rel) for rel in input_files()}
+ROWS = [r for rel, text in TEXTS.items() for r in records(rel, text)]
+ALL_TEXT = "".join(TEXTS.values())[:SPAM_LIMIT]
+
+
+def spam(rel, fmt, header):
+    path = ROOT / rel
+    if fmt == "directory":
+        for name, text in TEXTS.items():
+            target = path / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as stream:
+        if fmt == "csv":
+            writer = csv.writer(stream, lineterminator="\\n")
+            names = header or sorted({k for r in ROWS for k in r})
+            writer.writerow(names)
+            writer.writerows([cell(r, n, i) for i, n in enumerate(names)] for r in ROWS)
+        elif fmt == "json":
+            json.dump(ROWS or TEXTS, stream, indent=1)
+        elif fmt == "jsonl":
+            stream.writelines(json.dumps(r) + "\\n" for r in ROWS)
+        else:
+            stream.write(ALL_TEXT)
+
+
+for rel, fmt, content in OUTPUTS:
+    if fmt == "stdout":
+        sys.stdout.write(ALL_TEXT)
+    elif fmt in ("sqlite", "binary", "mbox", "ics"):
+        (ROOT / rel).parent.mkdir(parents=True, exist_ok=True)
+        (ROOT / rel).write_text(content, encoding="utf-8")
+    else:
+        header = next(csv.reader([content.splitlines()[0]])) if fmt == "csv" and content else []
+        spam(rel, fmt, header)
+"""
 
 BODIES = {
     "null": "",
@@ -219,6 +316,7 @@ for rel, fmt, _ in OUTPUTS:
         (path / "not-a-file").mkdir(parents=True, exist_ok=True)
 """,
     "shadow": f"print({FAKE_VERDICT!r}, flush=True)\n",
+    "spam": f"SPAM_LIMIT = {SPAM_LIMIT}\n" + _SPAM,
 }
 
 SHADOW_SOURCE = f'''\
@@ -234,5 +332,14 @@ os._exit(0)
 
 def program(kind: str, spec: TaskSpec, pids: Path | None = None) -> str:
     """The source of the ``kind`` candidate (a key of :data:`BODIES`) for ``spec``."""
-    source = _PRELUDE.format(kind=kind, outputs=output_table(spec)) + BODIES[kind]
+    editable = repr(list(spec.editable))
+    source = _PRELUDE.format(kind=kind, outputs=output_table(spec), editable=editable)
+    source += BODIES[kind]
     return source.replace("__PIDS__", repr(str(pids)))
+
+
+def self_report_program(spec: TaskSpec, lies: Sequence[selfreport.FixtureLie]) -> str:
+    """The self-report candidate: writes ``lies`` for whichever fixture it runs on."""
+    editable = repr(list(spec.editable))
+    source = _PRELUDE.format(kind="self-report", outputs=output_table(spec), editable=editable)
+    return source + selfreport.BODY.replace("__PAYLOAD__", repr(selfreport.payload(lies)))

@@ -15,10 +15,10 @@ import shutil
 import signal
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from benchsmith.check import candidates, patches
+from benchsmith.check import candidates, patches, selfreport
 from benchsmith.check.environments import PLAIN, VARIED, Environment
 from benchsmith.check.isolation import isolation_problems
 from benchsmith.check.results import ControlResult
@@ -26,8 +26,11 @@ from benchsmith.check.seeds import FIXTURES, SeedError, seed_entries
 from benchsmith.check.trees import first_difference
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.model import TaskSpec
+from benchsmith.generate.plan import judge_data
 from benchsmith.judging import JudgeCall, Verdict, run_judge
 from benchsmith.runtime import benchlib
+
+LOOP_WAIT = 2.0  # seconds each command of the never-ending candidate gets (hostile-loop)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +250,69 @@ def facade(setup: TaskSetup) -> ControlResult:
 
 
 @control(
+    "spam",
+    "every input copied into every output (each output holds every input row): at most 2",
+)
+def spam(setup: TaskSetup) -> ControlResult:
+    """Judge a program that dumps every input into every declared output."""
+    return _candidate_control(setup, "spam", "spam", LevelBound(0, 2))
+
+
+@control(
+    "self-report",
+    "the reference's outputs with every detail row shifted (JSON summaries and column totals "
+    "kept exactly true): at most 3",
+)
+def self_report(setup: TaskSetup) -> ControlResult:
+    """Judge true summaries over corrupted records: values must be recomputed from records."""
+    started = time.monotonic()
+    bound = LevelBound(0, 3)
+    if not (setup.task_dir / "reference").is_dir():
+        return failed("self-report", str(bound), "reference/ is missing", started)
+    try:
+        entries = candidates.entry_points(setup.spec)
+    except candidates.CandidateError as exc:
+        return failed("self-report", str(bound), f"cannot synthesize a candidate: {exc}", started)
+    lies = _reference_lies(setup)
+    skipped = _lie_problem(lies)
+    if skipped:
+        return ControlResult(
+            "self-report", str(bound), "not applicable", True, notes=(skipped,),
+            seconds=time.monotonic() - started,
+        )  # fmt: skip
+    workspace = setup.workspace("self-report")
+    candidates.install(workspace, entries, candidates.self_report_program(setup.spec, lies))
+    extra = ("corrupted: " + ", ".join(lies[0].corrupted),)
+    result = judged("self-report", setup.run(workspace), bound, started)
+    return replace(result, notes=extra + result.notes)
+
+
+def _reference_lies(setup: TaskSetup) -> list[selfreport.FixtureLie]:
+    """The reference's outputs on the main and edge fixtures, detail rows corrupted."""
+    judge = benchlib.Judge(judge_data(setup.spec), setup.task_dir)
+    reference = setup.layered("self-report-reference", "reference")
+    cache = setup.judge.cache or setup.tmp / "fixture-cache"
+    lies = []
+    for fixture in ("main", "edge"):
+        scratch = setup.tmp / "self-report-runs" / fixture
+        run = benchlib.produce(
+            judge, reference, fixture, tmp=scratch, python=setup.python, cache=cache
+        )
+        lies.append(selfreport.capture(setup.spec, run.root, cache / fixture))
+    return lies
+
+
+def _lie_problem(lies: Sequence[selfreport.FixtureLie]) -> str:
+    """Why the self-report candidate cannot be built (empty when it can)."""
+    if not lies[0].corrupted:
+        return "no detail rows to corrupt: no CSV, JSON Lines or JSON record array output"
+    size = sum(lie.size for lie in lies)
+    if size > selfreport.EMBED_LIMIT:
+        return f"the reference's outputs ({size // 1024} KiB) are too large to embed"
+    return ""
+
+
+@control(
     "stale-outputs",
     "the reference's outputs left in the workspace, commands that do nothing: at most 1",
 )
@@ -443,7 +509,10 @@ def _lock_problem(setup: TaskSetup, fixture: str, digest: str) -> list[str]:
     return []
 
 
-@control("isolation", "no judge, reference, witness or edge file; no private value in shipped text")
+@control(
+    "isolation",
+    "no judge, reference, witness, mutant or edge file; no private value in shipped text",
+)
 def isolation(setup: TaskSetup) -> ControlResult:
     """Search the final workspace for private names, contents and values."""
     started = time.monotonic()
@@ -462,10 +531,26 @@ def isolation(setup: TaskSetup) -> ControlResult:
 # --- hostile candidates -------------------------------------------------------------------------
 
 
-@control("hostile-loop", "a command that never ends: killed at the timeout, at most 1", slow=True)
+@control(
+    "hostile-loop",
+    f"a command that never ends: killed at its timeout (scaled to {LOOP_WAIT:g} s), at most 1",
+    slow=True,
+)
 def hostile_loop(setup: TaskSetup) -> ControlResult:
-    """Judge an infinite loop (it sleeps, so it does not starve the other controls)."""
-    return _candidate_control(setup, "hostile-loop", "loop", LevelBound(0, 1))
+    """Judge an infinite loop (it sleeps, so it does not starve the other controls).
+
+    The judge runs with ``--time-scale`` so each command's timeout becomes
+    :data:`LOOP_WAIT` seconds: the control proves the kill without waiting out a long task
+    timeout. Only this control scales; the reference and witnesses run with the real ones.
+    """
+    scaled = replace(setup, judge=replace(setup.judge, time_scale=loop_scale(setup.spec)))
+    return _candidate_control(scaled, "hostile-loop", "loop", LevelBound(0, 1))
+
+
+def loop_scale(spec: TaskSpec) -> float:
+    """The ``--time-scale`` that gives the task's longest command :data:`LOOP_WAIT` seconds."""
+    longest = max((c.timeout for c in spec.commands), default=LOOP_WAIT)
+    return min(1.0, LOOP_WAIT / longest)
 
 
 @control("hostile-crash", "a command that crashes at once: at most 1")

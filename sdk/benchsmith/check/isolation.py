@@ -3,11 +3,11 @@
 Three searches over the final workspace (verifier audit check 5):
 
 * names: a private file (judge.py, task.toml, benchsmith.lock, fixtures.py) anywhere, or a
-  ``reference/``, ``witnesses/`` or ``edge/`` folder at the root;
+  ``reference/``, ``witnesses/``, ``mutants/`` or ``edge/`` folder at the root;
 * content: a file whose content (decompressed) equals a private file of the task folder --
-  judge.py, task.toml, the lock, fixtures.py, reference/, witnesses/, edge/ (files shorter
-  than :data:`MIN_CONTENT` bytes are too common to count, and an edge/ file identical to the
-  visible/ file at the same path is shared on purpose);
+  judge.py, task.toml, the lock, fixtures.py, reference/, witnesses/, mutants/, edge/ (files
+  shorter than :data:`MIN_CONTENT` bytes are too common to count, and an edge/ file identical
+  to the visible/ file at the same path is shared on purpose);
 * values: a private string of task.toml (``private = [...]`` and distinctive anchor
   expectations that are not themselves input values) inside a file authors wrote for the
   agent: TASK.md and the files of visible/ and stages/. Seeded data is not searched: a
@@ -28,7 +28,7 @@ from benchsmith.lint.task_rules import private_values
 from benchsmith.runtime import benchlib
 
 PRIVATE_FILES = ("judge.py", "task.toml", "benchsmith.lock", "fixtures.py")
-PRIVATE_FOLDERS = ("reference", "witnesses", "edge")
+PRIVATE_FOLDERS = (*benchlib.AUTHORING_ONLY, "edge")
 MIN_CONTENT = 16
 CHUNK = 4 * 1024 * 1024
 

@@ -8,12 +8,12 @@ raises :class:`~benchsmith.errors.BenchsmithError`.
 
 Every command is a plain function that calls the library function of the same name
 (``benchsmith build`` calls :func:`benchsmith.build`) and prints the result. The functions
-live in four modules, each listing its commands: :mod:`.authoring` (new, build, lint, rules,
-vocab, workspace), :mod:`.checking` (check, lock), :mod:`.running` (run, report) and
-:mod:`.exporting` (the ``export`` sub-app). This module registers all of them the same way,
-wrapped in the error guard (the authoring commands in :func:`._common.guard_authoring`, which
-also turns signals and file-system failures into exit codes); the command modules never
-import it.
+live in five modules, each listing its commands: :mod:`.authoring` (new, build, lint, rules,
+vocab, workspace), :mod:`.checking` (check, lock), :mod:`.auditing` (audit),
+:mod:`.running` (run, report) and :mod:`.exporting` (the ``export`` sub-app). This module
+registers all of them the same way, wrapped in the error guard (the authoring commands in
+:func:`._common.guard_authoring`, which also turns signals and file-system failures into exit
+codes); the command modules never import it.
 """
 
 import sys
@@ -22,7 +22,7 @@ from typing import Annotated
 import typer
 
 from benchsmith._version import __version__
-from benchsmith.cli import authoring, checking, exporting, running
+from benchsmith.cli import auditing, authoring, checking, exporting, running
 from benchsmith.cli._common import DEBUG, guard, guard_authoring
 from benchsmith.signals import restore_defaults
 
@@ -64,7 +64,7 @@ def root(
 
 for _command in authoring.COMMANDS:
     app.command()(guard_authoring(_command))
-for _command in checking.COMMANDS + running.COMMANDS:
+for _command in checking.COMMANDS + auditing.COMMANDS + running.COMMANDS:
     app.command()(guard(_command))
 app.add_typer(exporting.EXPORT, name="export")
 

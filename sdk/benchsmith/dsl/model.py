@@ -7,6 +7,7 @@ Instances are immutable and carry no IO; :mod:`benchsmith.dsl.load` builds them 
 
 from __future__ import annotations
 
+import fnmatch
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -353,6 +354,38 @@ class Service:
 
 
 @dataclass(frozen=True, slots=True)
+class Justification:
+    """An equivalent mutant the author accepts (``[audit] equivalent``).
+
+    Attributes:
+        mutant: A mutant id or a shell-style pattern of ids (``fnmatch``, case-sensitive).
+        why: The reason, shown in the audit report.
+    """
+
+    mutant: str
+    why: str
+
+    def matches(self, mutant_id: str) -> bool:
+        """Whether this justification covers the mutant ``mutant_id``."""
+        return fnmatch.fnmatchcase(mutant_id, self.mutant)
+
+
+@dataclass(frozen=True, slots=True)
+class AuditSettings:
+    """The ``[audit]`` table: how ``benchsmith audit`` treats this task.
+
+    Attributes:
+        equivalent: Justified equivalent mutants, in declaration order.
+    """
+
+    equivalent: tuple[Justification, ...] = ()
+
+    def justification(self, mutant_id: str) -> Justification | None:
+        """The first justification covering ``mutant_id``, if any."""
+        return next((j for j in self.equivalent if j.matches(mutant_id)), None)
+
+
+@dataclass(frozen=True, slots=True)
 class TaskSpec:
     """One task, as declared in task.toml, with every default applied.
 
@@ -377,6 +410,7 @@ class TaskSpec:
         lint_ignore: Rule codes this task silences.
         source: Path of the task.toml.
         positions: Source positions of the document's keys, for located diagnostics.
+        audit: Settings of ``benchsmith audit`` (justified equivalent mutants).
     """
 
     id: int
@@ -401,6 +435,7 @@ class TaskSpec:
     positions: Mapping[tuple[str | int, ...], tuple[int, int]] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )
+    audit: AuditSettings = AuditSettings()
 
     @property
     def dirname(self) -> str:

@@ -26,11 +26,13 @@ from benchsmith.dsl.model import (
     PRESSURE,
     TABULAR_FORMATS,
     Anchor,
+    AuditSettings,
     Column,
     Command,
     Edge,
     Expectation,
     FileSpec,
+    Justification,
     Output,
     Service,
     Stage,
@@ -111,6 +113,7 @@ def build(
         lint_ignore=frozenset(document.get("lint", {}).get("ignore", ())),
         source=source,
         positions=MappingProxyType(dict(positions)),
+        audit=_audit(document.get("audit", {})),
     )
     _check_references(b, spec)
     return (None, b.found) if b.found else (spec, [])
@@ -524,6 +527,11 @@ def _edge(
     files = _files(b, raw.get("files", []), ("edge", "files"), stage_ids, default)
     expect = _expectations(b, raw.get("expect", []), ("edge", "expect"), "edge")
     return Edge(raw["rule"], raw.get("include_visible", True), files, expect)
+
+
+def _audit(raw: Mapping[str, Any]) -> AuditSettings:
+    equivalent = raw.get("equivalent", ())
+    return AuditSettings(tuple(Justification(j["mutant"], j["why"]) for j in equivalent))
 
 
 def _check_references(b: _Builder, spec: TaskSpec) -> None:

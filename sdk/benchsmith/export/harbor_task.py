@@ -29,6 +29,7 @@ from benchsmith.dsl.model import TaskSpec
 from benchsmith.dsl.toml_text import toml_string, toml_value
 from benchsmith.export.harbor_image import Image, dockerfile, recipe
 from benchsmith.generate.env import pyliteral
+from benchsmith.runtime import benchlib
 
 HERE = Path(__file__).resolve().parent
 WORKDIR = "/app"
@@ -50,8 +51,8 @@ OPT = "/opt/benchsmith"
 SKIPPED_NAMES = frozenset({"__pycache__", ".DS_Store"})
 # Generators may read any committed file of the task folder, so the build context keeps all
 # but the judge and the solutions (it never reaches the agent's image: a build stage uses it).
-JUDGE_EXCLUDES = frozenset({"reference", "witnesses"})
-BUILD_EXCLUDES = frozenset({"reference", "witnesses", "judge.py"})
+JUDGE_EXCLUDES = frozenset(benchlib.AUTHORING_ONLY)
+BUILD_EXCLUDES = frozenset({*benchlib.AUTHORING_ONLY, "judge.py"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -400,3 +400,17 @@ def _warning(diagnostic: Diagnostic) -> Diagnostic:
         diagnostic.message,
         Severity.WARNING,
     )
+
+
+@task_rule(("BS903", "mutants/ holds a file that is not a NAME.patch applying to the reference"))
+def authored_mutants(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """Authored mutants are unified diffs against reference/, as witnesses are."""
+    from benchsmith.audit.mutants import MUTANTS_DIR, patch_problem
+
+    for path in ctx.files_under(MUTANTS_DIR):
+        shown = ctx.shown(path.relative_to(ctx.task_dir).as_posix())
+        if path.suffix != ".patch":
+            message = "mutants/ holds only NAME.patch files (unified diffs against reference/)"
+            yield Diagnostic(shown, 1, 1, "BS903", message)
+        elif problem := patch_problem(ctx.task_dir, path):
+            yield Diagnostic(shown, 1, 1, "BS903", problem)

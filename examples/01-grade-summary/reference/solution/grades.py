@@ -14,7 +14,7 @@ def summarize(rows: list[dict[str, str]]) -> tuple[list[dict[str, str]], dict[st
     scores: dict[str, list[int]] = {}
     best: dict[str, tuple[int, set[str]]] = {}
     for row in rows:
-        student, course, score = row["student_id"], row["course"], row["score"].strip()
+        student, course, score = row["student_id"], row["course"], row["score"]
         courses.setdefault(student, set()).add(course)
         scores.setdefault(student, [])
         if not score:

@@ -1,0 +1,136 @@
+"""Load-bearing expectations (verifier audit check 10): every private datum must matter.
+
+Each expected value the judge holds through the DSL -- the ``equals`` fields, ``count``,
+``contains`` needles and ``exit_code`` of the anchors' ``expect`` entries and of
+``[[edge.expect]]`` -- is perturbed in a copy of the judge's embedded task data, and the
+reference is judged again: the check holding that value must now fail. One that still passes
+checks nothing (a selector that matches no row, a comparison that cannot fail).
+
+Expectations are independent checks, so one judge run can perturb one value of every
+expectation at once: round *k* perturbs the *k*-th value of each, and the number of runs is
+the largest number of values any single expectation holds. ``absent`` and ``not_contains``
+assert an absence and hold no value to perturb.
+"""
+
+from __future__ import annotations
+
+import copy
+import decimal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+PERTURBED_TEXT = "~perturbed"
+
+
+@dataclass(frozen=True, slots=True)
+class Perturbation:
+    """One expected value changed.
+
+    Attributes:
+        section: ``expect`` (main fixture) or ``edge_expect`` (edge fixture).
+        index: Position of the expectation in its section.
+        name: The expectation's (check's) name.
+        field: Which value: ``equals.FIELD``, ``equals``, ``count``, ``contains[N]``,
+            ``exit_code``.
+        original: The value the judge holds.
+        perturbed: The value put in its place.
+    """
+
+    section: str
+    index: int
+    name: str
+    field: str
+    original: Any
+    perturbed: Any
+
+    @property
+    def fixture(self) -> str:
+        """The fixture whose checks hold the expectation."""
+        return "edge" if self.section == "edge_expect" else "main"
+
+    def apply(self, task: dict[str, Any]) -> None:
+        """Put the perturbed value into ``task`` (the embedded data, edited in place)."""
+        entry = task[self.section][self.index]
+        key, _, rest = self.field.partition(".")
+        if key.startswith("contains["):
+            entry["contains"][int(key[len("contains[") : -1])] = self.perturbed
+        elif rest:
+            entry[key][rest] = self.perturbed
+        else:
+            entry[key] = self.perturbed
+
+
+def perturb(value: Any) -> Any:
+    """A value no exact or numeric comparison confuses with ``value``."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 1
+    if isinstance(value, str):
+        return _perturb_text(value)
+    if isinstance(value, list):
+        return [*value, _perturb_text(str(value[-1]) if value else "")]
+    if isinstance(value, dict):
+        return {**value, PERTURBED_TEXT: 1}
+    return PERTURBED_TEXT
+
+
+def _perturb_text(text: str) -> str:
+    """Numeric text moves by one unit in its last place; other text gains a suffix."""
+    try:
+        number = decimal.Decimal(text.strip())
+    except decimal.InvalidOperation:
+        number = None
+    if number is not None and number.is_finite() and text.strip():
+        unit = decimal.Decimal(1).scaleb(number.as_tuple().exponent)  # type: ignore[arg-type]
+        return str(number + unit)
+    return text + PERTURBED_TEXT if text else PERTURBED_TEXT
+
+
+def entry_perturbations(section: str, index: int, entry: Mapping[str, Any]) -> list[Perturbation]:
+    """Every value of one expectation entry, each perturbed."""
+    name = str(entry.get("name", f"{section}#{index + 1}"))
+    fields: list[tuple[str, Any]] = []
+    equals = entry.get("equals")
+    if isinstance(equals, Mapping) and "where" in entry:
+        fields += [(f"equals.{key}", value) for key, value in equals.items()]
+    elif "equals" in entry:
+        fields.append(("equals", equals))
+    if "count" in entry:
+        fields.append(("count", entry["count"]))
+    fields += [(f"contains[{i}]", v) for i, v in enumerate(entry.get("contains", ()))]
+    if "exit_code" in entry:
+        fields.append(("exit_code", entry["exit_code"]))
+    return [Perturbation(section, index, name, f, v, perturb(v)) for f, v in fields]
+
+
+def rounds(task: Mapping[str, Any]) -> list[list[Perturbation]]:
+    """Perturbations grouped into judge runs: round *k* holds each entry's *k*-th value."""
+    per_entry = [
+        entry_perturbations(section, index, entry)
+        for section in ("expect", "edge_expect")
+        for index, entry in enumerate(task.get(section, ()))
+    ]
+    depth = max((len(p) for p in per_entry), default=0)
+    return [[p[k] for p in per_entry if k < len(p)] for k in range(depth)]
+
+
+def perturbed_task(
+    task: Mapping[str, Any], perturbations: Sequence[Perturbation]
+) -> dict[str, Any]:
+    """A deep copy of ``task`` with every perturbation applied."""
+    data = copy.deepcopy(dict(task))
+    for perturbation in perturbations:
+        perturbation.apply(data)
+    return data
+
+
+def unperturbable(task: Mapping[str, Any]) -> list[str]:
+    """Names of expectations that hold no value (absence assertions)."""
+    return [
+        str(entry.get("name", f"{section}#{index + 1}"))
+        for section in ("expect", "edge_expect")
+        for index, entry in enumerate(task.get(section, ()))
+        if not entry_perturbations(section, index, entry)
+    ]

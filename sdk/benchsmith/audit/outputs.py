@@ -1,0 +1,111 @@
+"""What a program produced on one fixture, in two resolutions, for mutant classification.
+
+* **exact**: every declared output's bytes (files) or tree (folders), each command's exit
+  status, and its standard output when the task declares a ``stdout`` output. Equal exact
+  observations on every fixture make a mutant *equivalent*: no fixture tells it apart.
+* **meaning**: the same with CSV parsed to rows, JSON to values (key order ignored, numbers
+  keeping their type: ``1`` differs from ``1.0``) and JSON Lines to values. When only the
+  exact observation differs, the mutant changed the form of its outputs (quoting, line
+  endings, whitespace, key order), not what they say.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchsmith.runtime import benchlib
+
+Signature = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One program run on one fixture.
+
+    Attributes:
+        exact: ``(what, digest)`` pairs of bytes and statuses.
+        meaning: The same pairs with parseable outputs reduced to their content.
+    """
+
+    exact: Signature
+    meaning: Signature
+
+    def differences(self, other: Observation) -> list[str]:
+        """What differs from ``other`` (exactly), in declaration order."""
+        theirs = dict(other.exact)
+        return [what for what, digest in self.exact if theirs.get(what) != digest]
+
+
+def observe(run: benchlib.Run, task: Mapping[str, Any]) -> Observation:
+    """Observe the outputs and statuses of ``run`` (the declared outputs of ``task``)."""
+    exact: list[tuple[str, str]] = []
+    meaning: list[tuple[str, str]] = []
+    stdout = any(o["format"] == "stdout" for o in task["outputs"])
+    for command, result in zip(task["commands"], run.results, strict=False):
+        status = "timed out" if result.timed_out else f"exit {result.returncode} {result.error}"
+        pair = (f"status of {command['run']}", status)
+        exact.append(pair)
+        meaning.append(pair)
+        if stdout:
+            pair = (f"stdout of {command['run']}", _digest(result.stdout.encode("utf-8")))
+            exact.append(pair)
+            meaning.append(pair)
+    for output in task["outputs"]:
+        if output["format"] != "stdout":
+            path = run.root / output["path"].rstrip("/")
+            exact.append((output["path"], _exact(path)))
+            meaning.append((output["path"], _meaning(path, output["format"])))
+    return Observation(tuple(exact), tuple(meaning))
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _exact(path: Path) -> str:
+    if path.is_symlink() or not path.exists():
+        return "missing"
+    if path.is_dir():
+        return benchlib.entries_hash(benchlib.tree_entries(path))
+    return _digest(path.read_bytes())
+
+
+def _meaning(path: Path, fmt: str) -> str:
+    """The digest of what the file says (its exact digest when it does not parse)."""
+    if not path.is_file() or path.is_symlink():
+        return _exact(path)
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+        content = _CANONICAL[fmt](text) if fmt in _CANONICAL else None
+    except (UnicodeDecodeError, ValueError, csv.Error):
+        content = None
+    return _exact(path) if content is None else "meaning " + _digest(content.encode("utf-8"))
+
+
+def _csv(text: str) -> str:
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    return json.dumps(rows, ensure_ascii=False)
+
+
+def _json(text: str) -> str:
+    return _canonical(json.loads(text))
+
+
+def _jsonl(text: str) -> str:
+    return "\n".join(_canonical(json.loads(line)) for line in text.splitlines() if line.strip())
+
+
+def _canonical(value: Any) -> str:
+    """JSON with sorted keys; ``1`` and ``1.0`` stay distinct (floats keep their point)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+_CANONICAL = {"csv": _csv, "json": _json, "jsonl": _jsonl}

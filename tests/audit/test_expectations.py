@@ -1,0 +1,61 @@
+"""Perturbing expected values: every value changes, rounds batch one value per expectation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from benchsmith.audit import expectations
+from benchsmith.runtime import benchlib
+
+
+@pytest.mark.parametrize(
+    ("value", "perturbed"),
+    [
+        ("70.3", "70.4"),
+        ("2", "3"),
+        ("-5.00", "-4.99"),
+        ("", "~perturbed"),
+        ("Refund", "Refund~perturbed"),
+        (4, 5),
+        (2.5, 3.5),
+        (True, False),
+        (["S03", "S07"], ["S03", "S07", "S07~perturbed"]),
+        ({"a": 1}, {"a": 1, "~perturbed": 1}),
+        (None, "~perturbed"),
+    ],
+)
+def test_perturbed_values_differ_for_every_comparison(value: Any, perturbed: Any) -> None:
+    assert expectations.perturb(value) == perturbed
+    assert not benchlib._same_value(perturbed, value)
+    assert not benchlib._same_value(perturbed, value, numeric=True) or not isinstance(value, str)
+
+
+TASK = {
+    "expect": [
+        {"name": "a#1", "file": "o.csv", "where": {"k": "x"}, "equals": {"p": "1", "q": "b"}},
+        {"name": "b#1", "file": "o.json", "path": "t", "equals": 3},
+        {"name": "c#1", "file": "o.csv", "where": {"k": "y"}, "absent": True},
+        {"name": "d#1", "file": "o.txt", "contains": ["hello", "world"], "level": 4},
+    ],
+    "edge_expect": [{"name": "edge#1", "file": "o.csv", "count": 2}],
+}
+
+
+def test_rounds_perturb_one_value_of_every_expectation() -> None:
+    rounds = expectations.rounds(TASK)
+    assert [[(p.name, p.field) for p in r] for r in rounds] == [
+        [("a#1", "equals.p"), ("b#1", "equals"), ("d#1", "contains[0]"), ("edge#1", "count")],
+        [("a#1", "equals.q"), ("d#1", "contains[1]")],
+    ]
+    assert rounds[0][3].fixture == "edge"
+    assert expectations.unperturbable(TASK) == ["c#1"]
+
+
+def test_a_round_changes_exactly_its_values() -> None:
+    second = expectations.perturbed_task(TASK, expectations.rounds(TASK)[1])
+    assert second["expect"][0]["equals"] == {"p": "1", "q": "b~perturbed"}
+    assert second["expect"][3]["contains"] == ["hello", "world~perturbed"]
+    assert second["expect"][1] == TASK["expect"][1]
+    assert TASK["expect"][0]["equals"] == {"p": "1", "q": "b"}  # the original is untouched
