@@ -100,11 +100,16 @@ def open_output(path: Path, *, binary: bool = False) -> Iterator[IO[Any]]:
 
 
 def fix_modes(root: Path) -> None:
-    """Give every folder under ``root`` mode 755 and every file mode 644 (umask-proof)."""
+    """Give every folder under ``root`` mode 755 and every file mode 644 (umask-proof).
+
+    Symlinks are left as they are: changing a link's mode would change its target's.
+    """
     for folder, dirs, files in os.walk(root):
         dirs.sort()
         for name in sorted(files):
-            Path(folder, name).chmod(FILE_MODE)
+            path = Path(folder, name)
+            if not path.is_symlink():
+                path.chmod(FILE_MODE)
         Path(folder).chmod(DIR_MODE)
 
 
@@ -177,8 +182,32 @@ def entries_hash(entries: Iterable[tuple[str, str, str]]) -> str:
 
 
 def copy_tree(src: Path, dest: Path) -> None:
-    """Copy the contents of folder ``src`` into ``dest`` (merging), keeping symlinks as links."""
+    """Copy the contents of folder ``src`` into ``dest`` (merging), keeping symlinks as links.
+
+    Raises:
+        ValueError: When a symlink under ``src`` leads outside ``src`` (its copy would show
+            whatever it points at); nothing is copied then.
+    """
+    escaping = escaping_links(src)
+    if escaping:
+        raise ValueError(f"{src / escaping[0]} is a symlink leading outside {src}")
     shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True, copy_function=shutil.copy2)
+
+
+def escaping_links(folder: Path) -> list[str]:
+    """The symlinks under ``folder`` (relative paths, sorted) that lead outside it.
+
+    A link is judged by its text, never followed: absolute targets and relative ones whose
+    ``..`` climb out of ``folder`` escape.
+    """
+    found = []
+    for current, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(dirs + files):
+            path = Path(current, name)
+            if path.is_symlink() and not _link_stays_inside(path, folder):
+                found.append(path.relative_to(folder).as_posix())
+    return found
 
 
 def copy_path(src: Path, dest: Path) -> None:
@@ -801,17 +830,29 @@ def inject_stage(layout: Layout, workspace: Path, stage: int, python: str = sys.
             for name in sorted(files):
                 rel = Path(folder, name).relative_to(delta)
                 target = workspace / rel
-                _unlock_ancestors(target, workspace)
+                _real_parents(target, workspace)
                 copy_path(Path(folder, name), target)
     protect_inputs(layout, workspace)
 
 
-def _unlock_ancestors(target: Path, workspace: Path) -> None:
-    """Give the owner write access to every existing folder between ``target`` and the root,
-    so a new file (or folder) can be created below read-only inputs without root rights."""
-    for folder in reversed(target.parents):
-        if folder.is_relative_to(workspace) and folder.is_dir() and not folder.is_symlink():
+def _real_parents(target: Path, root: Path) -> None:
+    """Make every folder between ``root`` and ``target`` a real, owner-writable folder.
+
+    A symlink (or a file) where a folder belongs is replaced by a folder, so that nothing is
+    ever written through a link the workspace's owner planted to reach outside it; the owner
+    gets write access to the existing folders, so a new file can be created below read-only
+    inputs without root rights.
+    """
+    folder = root
+    for part in target.relative_to(root).parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            remove_path(folder)
+        if folder.exists():
             folder.chmod(folder.stat().st_mode | 0o700)
+        else:
+            folder.mkdir()
+            folder.chmod(DIR_MODE)
 
 
 def protect_inputs(layout: Layout, workspace: Path) -> None:
@@ -839,7 +880,7 @@ def make_workspace(
     private (judge, reference, witnesses, edge fixture, task.toml) is copied.
     """
     materialize(layout, dest, fixture="main", stage=stage, python=python)
-    shutil.copy2(layout.task_dir / "TASK.md", dest / "TASK.md")
+    copy_path(layout.task_dir / "TASK.md", dest / "TASK.md")
     for path in layout.editable:
         target = dest / path.rstrip("/")
         if path.endswith("/"):
@@ -906,7 +947,7 @@ def _link_stays_inside(link: Path, root: Path) -> bool:
     if target.is_absolute():
         return False
     resolved = Path(os.path.normpath(link.parent.absolute() / target))
-    return resolved.is_relative_to(root.absolute())
+    return resolved.is_relative_to(Path(os.path.normpath(root.absolute())))
 
 
 def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) -> None:
