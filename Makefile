@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck unit corpus bench clean
+.PHONY: install sandbox demo test lint typecheck unit corpus bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,9 +12,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: sandbox $(STAMP)
 
-demo: $(STAMP)
+# Candidates run under bubblewrap (README: Sandbox). Root installs it; anyone else is told how.
+sandbox:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update && apt-get install -y bubblewrap; \
+	  else \
+	    echo "bubblewrap (bwrap) is missing; install it with: sudo apt-get install bubblewrap" >&2; \
+	    exit 1; \
+	  fi; \
+	}
+
+demo: sandbox $(STAMP)
 	BIN=$(BIN) examples/demo.sh
 
 lint: $(STAMP)
@@ -24,23 +35,24 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: sandbox $(STAMP)
 	$(BIN)/python -m pytest
 
 # The corpus is proven in CI: generated files current, lint clean, every control met.
-corpus: $(STAMP)
+corpus: sandbox $(STAMP)
 	$(BIN)/benchsmith build --check --all
 	$(BIN)/benchsmith lint --strict tasks examples
 	$(BIN)/benchsmith check --all -j 2
 
 test: lint typecheck unit corpus
 
-bench: $(STAMP)
+bench: sandbox $(STAMP)
 	$(BIN)/python bench/bench_build.py
 	$(BIN)/python bench/bench_lint.py
 	$(BIN)/python bench/bench_seed.py
 	$(BIN)/python bench/bench_check.py
 	$(BIN)/python bench/bench_run.py
+	$(BIN)/python bench/bench_sandbox.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
