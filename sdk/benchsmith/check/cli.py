@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
+from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg, UnsealedOpt
 
 if TYPE_CHECKING:
     from benchsmith.check.battery import ProgressEvent
@@ -51,10 +51,12 @@ def check(
     html: HtmlOpt = None,
     python: PythonOpt = None,
     control: ControlOpt = None,
+    unsealed: UnsealedOpt = False,
 ) -> None:
     """Run the validation battery (controls, witnesses, determinism, isolation, hostiles).
 
-    Exit 0 only when every task meets every expectation.
+    Exit 0 only when every task meets every expectation; 2 when the sandbox cannot run and
+    --unsealed was not given.
     """
     from benchsmith.check.battery import CheckOptions, check_tasks, default_jobs, selected_controls
     from benchsmith.check.present import html_page, table_text
@@ -64,7 +66,9 @@ def check(
     paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
     names = tuple(control or ())
     count = len(selected_controls(names))
-    options = CheckOptions(resolve_python(python), jobs or default_jobs(len(paths)), names)
+    options = CheckOptions(
+        resolve_python(python), jobs or default_jobs(len(paths)), names, unsealed=unsealed
+    )
     with _Progress(len(paths) * count, count) as report_progress:
         report = check_tasks(paths, options, report_progress)
     if html is not None:

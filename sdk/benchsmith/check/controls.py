@@ -9,6 +9,7 @@ unchanged workspace.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
@@ -93,9 +94,23 @@ class TaskSetup:
                 return
         shutil.copy2(src, dest)
 
+    @property
+    def sealed(self) -> bool:
+        """Whether judges seal the candidates (check was not told ``--unsealed``)."""
+        return not self.judge.unsealed
+
     def run(self, workspace: Path, env: Environment = PLAIN) -> JudgeOutcome:
-        """Judge ``workspace`` under ``env`` (the digest cache shared)."""
-        return run_judge(self.judge, workspace, env, self.digests)
+        """Judge ``workspace`` under ``env`` (the digest cache shared).
+
+        A judge that ran its candidates unsealed although check seals them breaks the
+        contract: its verdict says ``unsealed: ...``.
+        """
+        outcome = run_judge(self.judge, workspace, env, self.digests)
+        unsealed = [n for n in outcome.notes if n.startswith("unsealed:")]
+        if self.sealed and unsealed:
+            problem = f"the judge ran the candidate unsealed ({unsealed[0]})"
+            return dataclasses.replace(outcome, problems=(*outcome.problems, problem))
+        return outcome
 
     def layered(self, control: str, *layers: str, env: Environment = PLAIN) -> Path:
         """A workspace with the task folders ``layers`` overlaid in order (reference, ...)."""

@@ -36,6 +36,7 @@ class JudgeCall:
         python: Interpreter for the judge and the candidates.
         cache: The fixture cache folder shared by this task's judge runs.
         timeout: Seconds after which the judge's process group is killed.
+        unsealed: Pass ``--unsealed``: candidates run outside the sandbox.
     """
 
     task_dir: Path
@@ -43,12 +44,14 @@ class JudgeCall:
     python: str
     cache: Path
     timeout: float
+    unsealed: bool = False
 
     def argv(self, workspace: Path) -> list[str]:
         """The judge's command line for ``workspace``."""
         argv = [a.replace("{workspace}", str(workspace)) for a in self.command]
         argv = benchlib.resolve_argv(argv, self.python)
-        return [*argv, "--python", self.python, "--fixture-cache", str(self.cache)]
+        unsealed = ["--unsealed"] if self.unsealed else []
+        return [*argv, "--python", self.python, "--fixture-cache", str(self.cache), *unsealed]
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,11 +25,19 @@ def table_text(report: CheckReport) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines += _failure_lines(report)
+    lines += [] if report.sealed else [unsealed_line(report)]
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
 
 
+def unsealed_line(report: CheckReport) -> str:
+    """The warning every unsealed report carries."""
+    return f"UNSEALED: candidates ran without the sandbox ({report.unsealed_reason})"
+
+
 def _verdict(result: ControlResult) -> str:
+    if result.observed == "skipped":
+        return "skipped"
     return "ok" if result.passed else "FAIL"
 
 
@@ -74,6 +82,7 @@ def html_page(report: CheckReport) -> str:
     body = [
         "<h1>benchsmith check</h1>",
         f'<p class="summary {state}">{escape(summary_line(report))}</p>',
+        "" if report.sealed else f'<p class="summary fail">{escape(unsealed_line(report))}</p>',
         f"<p>Python: <code>{escape(report.python)}</code></p>",
         _matrix(report),
         *(_task_section(task) for task in report.tasks),

@@ -26,6 +26,7 @@ from benchsmith.run.adapters import Adapter, resolve_adapter
 from benchsmith.run.data import ArchiveMode, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.runner import execute_run, utc_now
 from benchsmith.run.tasks import task_info
+from benchsmith.sealing import decide
 
 ARCHIVE_MODES: tuple[ArchiveMode, ...] = ("full", "editable", "none")
 CACHE_DIR = ".judge-cache"
@@ -50,6 +51,7 @@ class BatchOptions:
         python: Interpreter for seed.py, services and judges (default: Python 3.12).
         archive: ``full`` workspace, ``editable`` paths only, or ``none``.
         judge_timeout: Seconds each judge may take.
+        unsealed: Run candidates without the sandbox (``--unsealed``; recorded in each run).
     """
 
     adapter: str
@@ -62,6 +64,7 @@ class BatchOptions:
     python: str | None = None
     archive: ArchiveMode = "full"
     judge_timeout: float = 1800.0
+    unsealed: bool = False
 
 
 @dataclass
@@ -115,10 +118,13 @@ def run_batch(
 
     Raises:
         UsageError: On bad options, or an arm already recorded with another adapter.
+        SandboxUnavailableError: When candidates cannot be sealed and ``--unsealed`` was not
+            given.
         TaskSpecError: When a task.toml is invalid.
         RecordsError: When the runs database cannot be used.
     """
     adapter = check_options(options)
+    sealed = decide(options.unsealed).sealed
     arm = options.arm or adapter.kind
     python = resolve_python(options.python)
     tasks = [task_info(d) for d in task_dirs]
@@ -126,7 +132,9 @@ def run_batch(
     cache = options.runs_dir / CACHE_DIR / invocation.replace(":", "")
     conn = records.open_runs(options.runs_dir, create=True)
     try:
-        plans = reserve(conn, tasks, options, arm=arm, python=python, invocation=invocation)
+        plans = reserve(
+            conn, tasks, options, arm=arm, python=python, invocation=invocation, sealed=sealed
+        )
         plans = [_with_cache(p, cache) for p in plans]
         result = BatchResult(options.runs_dir, plans)
         if on_start:
@@ -147,6 +155,7 @@ def reserve(
     arm: str,
     python: str,
     invocation: str,
+    sealed: bool = True,
 ) -> list[RunPlan]:
     """Plan the runs and reserve their rows (repeat-major order: every task once, then again).
 
@@ -167,6 +176,7 @@ def reserve(
             for n in range(options.repeat)
             for task in tasks
         ]
+        plans = [replace(p, sealed=sealed) for p in plans]
         for plan in plans:
             records.insert_pending(conn, plan, invocation)
     return plans

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg
+from benchsmith.cli_options import AllOpt, CorpusOpt, JsonOpt, PythonOpt, TasksArg, UnsealedOpt
 
 if TYPE_CHECKING:
     from benchsmith.run.batch import BatchOptions, BatchResult
@@ -59,6 +59,7 @@ def register(app: typer.Typer) -> None:
         corpus: CorpusOpt = Path("tasks"),
         python: PythonOpt = None,
         as_json: JsonOpt = False,
+        unsealed: UnsealedOpt = False,
     ) -> None:
         """Run tasks through an agent adapter, judge them, and record every run."""
         from benchsmith.corpus import resolve_tasks
@@ -70,6 +71,7 @@ def register(app: typer.Typer) -> None:
         options = BatchOptions(
             adapter=agent, arm=arm, repeat=repeat, runs_dir=runs, jobs=jobs, timeout=timeout,
             diagnostic=diagnostic, python=python, archive=archive,  # type: ignore[arg-type]
+            unsealed=unsealed,
         )  # fmt: skip
         paths = resolve_tasks(tasks or [], all_tasks=all_tasks, corpus=corpus)
         result = _run_with_progress(paths, options)

@@ -97,6 +97,7 @@ class RunPlan:
         archive: How much of the final workspace to archive.
         judge_timeout: Seconds the judge may take.
         judge_cache: Fixture cache shared by the judgings of one invocation, if any.
+        sealed: Whether candidates run in the sandbox (false with ``--unsealed``; issue 9).
     """
 
     run_id: str
@@ -112,6 +113,7 @@ class RunPlan:
     archive: ArchiveMode = "full"
     judge_timeout: float = 1800.0
     judge_cache: Path | None = None
+    sealed: bool = True
 
 
 @dataclass(frozen=True, slots=True)

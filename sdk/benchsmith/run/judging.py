@@ -24,11 +24,13 @@ STDOUT_LIMIT = 16 << 20
 _INTS = ("progress_level", "main_checks_passed", "main_checks_total")
 
 
-def judge_argv(task: TaskInfo, workspace: Path, python: str, cache: Path | None) -> list[str]:
-    """The judge command line for ``workspace``."""
+def judge_argv(
+    task: TaskInfo, workspace: Path, python: str, cache: Path | None, unsealed: bool = False
+) -> list[str]:
+    """The judge command line for ``workspace`` (``--unsealed`` passed through)."""
     argv = [a.replace("{workspace}", str(workspace)) for a in task.judge_command]
     extra = ["--python", python] + (["--fixture-cache", str(cache)] if cache else [])
-    return benchlib.resolve_argv(argv, python) + extra
+    return benchlib.resolve_argv(argv, python) + extra + (["--unsealed"] if unsealed else [])
 
 
 def run_judge(
@@ -40,6 +42,7 @@ def run_judge(
     timeout: float,
     cache: Path | None = None,
     output: Path | None = None,
+    unsealed: bool = False,
 ) -> Verdict:
     """Judge ``workspace`` and return the verdict (an ``error`` verdict when it fails).
 
@@ -51,11 +54,12 @@ def run_judge(
         timeout: Seconds before the judge's process group is killed.
         cache: Fixture cache folder (created if missing).
         output: When given, the judge's full stdout is copied there.
+        unsealed: Pass ``--unsealed`` to the judge.
     """
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    argv = judge_argv(task, workspace, python, cache)
+    argv = judge_argv(task, workspace, python, cache, unsealed)
     result = run_process(argv, cwd=task.task_dir, timeout=timeout, scratch=scratch)
     seconds = time.monotonic() - started
     stdout = scratch / "judge.stdout"

@@ -298,7 +298,7 @@ class _Run:
         verdict = run_judge(
             self.task, self.workspace, python=self.plan.python, scratch=self.scratch,
             timeout=self.plan.judge_timeout, cache=self.plan.judge_cache,
-            output=self.plan.run_dir / "judge.stdout",
+            output=self.plan.run_dir / "judge.stdout", unsealed=not self.plan.sealed,
         )  # fmt: skip
         self.outcome.verdict = verdict
         self.outcome.times.judge = verdict.seconds
