@@ -44,13 +44,19 @@ def test_check_exits_2_with_the_cause_and_the_fix(no_sandbox: None) -> None:
     assert "apt-get install bubblewrap" in result.output and "--unsealed" in result.output
 
 
-def test_check_unsealed_is_recorded(no_sandbox: None, tmp_path: Path) -> None:
+def test_check_unsealed_is_recorded_and_skips_the_host_attacks(
+    no_sandbox: None, tmp_path: Path
+) -> None:
     html = tmp_path / "report.html"
-    result = check("check", SINGLE, "--control", "empty", "--unsealed", "--json")
+    args = ["--control", "empty", "--control", "escape", "--control", "poison"]
+    result = check("check", SINGLE, *args, "--control", "forge", "--unsealed", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["sealed"] is False and MISSING in report["unsealed_reason"]
-    text = check("check", SINGLE, "--control", "empty", "--unsealed", "--html", html)
+    (task,) = report["tasks"]
+    observed = {c["control"]: c["observed"] for c in task["controls"]}
+    assert observed == {"empty": "0", "escape": "skipped", "poison": "skipped", "forge": "skipped"}
+    text = check("check", SINGLE, "--control", "escape", "--unsealed", "--html", html)
     assert "UNSEALED: candidates ran without the sandbox" in text.stdout
     assert "UNSEALED:" in html.read_text("utf-8")
 
