@@ -1632,20 +1632,7 @@ def start_service(
 # sandbox
 # ---------------------------------------------------------------------------------------------
 
-SANDBOX_ENV_NAMES = frozenset(
-    {
-        "PATH",
-        "HOME",
-        "TMPDIR",
-        "LANG",
-        "LANGUAGE",
-        "TZ",
-        "PYTHONHASHSEED",
-        "PYTHONDONTWRITEBYTECODE",
-        "PYTHONIOENCODING",
-        RUN_TOKEN_VARIABLE,
-    }
-)
+SANDBOX_INHERITED = ("LANG", "LANGUAGE", "TZ", "PYTHONHASHSEED")  # and LC_*
 SANDBOX_HOME = "/tmp/home"
 SANDBOX_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
@@ -1754,8 +1741,8 @@ def sandbox_env(
     ``PYTHONDONTWRITEBYTECODE=1`` and ``PYTHONIOENCODING=utf-8``. Never ``PWD``, ``OLDPWD``
     or anything naming a benchsmith folder.
     """
-    kept = ("LANG", "LANGUAGE", "TZ", "PYTHONHASHSEED")
-    env = {k: v for k, v in os.environ.items() if k in kept or k.startswith("LC_")}
+    inherited = os.environ.items()
+    env = {k: v for k, v in inherited if k in SANDBOX_INHERITED or k.startswith("LC_")}
     env |= {"PATH": ":".join([*path, *SANDBOX_PATH]), "HOME": SANDBOX_HOME, "TMPDIR": "/tmp"}
     env |= {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
     env.update(extra or {})
