@@ -9,7 +9,7 @@ HARBOR_VERSION := 0.26.0
 HARBOR_VENV := .venv-harbor
 HARBOR_STAMP := $(HARBOR_VENV)/.installed-$(HARBOR_VERSION)
 
-.PHONY: install harbor demo test lint typecheck unit unit-fast fuzz corpus audit bench clean
+.PHONY: install sandbox harbor demo test lint typecheck unit unit-fast fuzz corpus audit bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: sandbox $(STAMP)
+
+# Candidates run under bubblewrap (README: Sandbox). Root installs it; anyone else is told how.
+sandbox:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update && apt-get install -y bubblewrap; \
+	  else \
+	    echo "bubblewrap (bwrap) is missing; install it with: sudo apt-get install bubblewrap" >&2; \
+	    exit 1; \
+	  fi; \
+	}
+
+demo: sandbox $(STAMP)
 
 $(HARBOR_STAMP): | $(STAMP)
 	rm -rf $(HARBOR_VENV)
@@ -28,7 +41,7 @@ $(HARBOR_STAMP): | $(STAMP)
 
 harbor: $(HARBOR_STAMP)
 
-demo: $(STAMP)
+demo: sandbox $(STAMP)
 	BIN=$(BIN) examples/demo.sh
 
 lint: $(STAMP)
@@ -39,7 +52,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # The Harbor tests skip without .venv-harbor; here they must run, so its absence fails them.
-unit: $(STAMP) $(HARBOR_STAMP)
+unit: sandbox $(STAMP) $(HARBOR_STAMP)
 	BENCHSMITH_REQUIRE_HARBOR=1 $(BIN)/python -m pytest
 
 # The quick inner loop: every test except those marked slow (large fixtures, whole batteries).
@@ -51,7 +64,7 @@ fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest tests/dsl/test_fuzz.py
 
 # The corpus is proven in CI: generated files current, lint clean, every control met.
-corpus: $(STAMP)
+corpus: sandbox $(STAMP)
 	$(BIN)/benchsmith build --check --all
 	$(BIN)/benchsmith lint --strict tasks examples
 	$(BIN)/benchsmith check --all -j 2
@@ -60,12 +73,12 @@ corpus: $(STAMP)
 # mutant is justified, every expected value is load-bearing.
 # TODO(tasks): run it over the corpus too (`$(BIN)/benchsmith audit --all --strict -j 2`) once
 # the corpus tasks are fixed; until then only the examples are held to it.
-audit: $(STAMP)
+audit: sandbox $(STAMP)
 	$(BIN)/benchsmith audit --all --corpus examples --strict -j 2
 
 test: lint typecheck unit corpus audit
 
-bench: $(STAMP)
+bench: sandbox $(STAMP)
 	$(BIN)/python bench/bench_build.py
 	$(BIN)/python bench/bench_lint.py
 	$(BIN)/python bench/bench_seed.py
@@ -73,6 +86,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/bench_export.py
+	$(BIN)/python bench/bench_sandbox.py
 
 clean:
 	rm -rf $(VENV) $(HARBOR_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

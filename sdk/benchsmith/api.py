@@ -155,6 +155,7 @@ def check(
     controls: Iterable[str] = (),
     jobs: int | None = None,
     python: str | None = None,
+    unsealed: bool = False,
     on_start: Callable[[list[Path], list[str]], None] | None = None,
     on_finish: Callable[[ProgressEvent], None] | None = None,
 ) -> CheckReport:
@@ -169,6 +170,9 @@ def check(
             task).
         python: Interpreter for seed.py, judges and candidates (default: Python 3.12 when
             the machine has one, else the current interpreter).
+        unsealed: Run candidates without the bubblewrap sandbox when it cannot run here
+            (unsafe; recorded in the report). Without it, a machine where the sandbox
+            cannot run is a usage error.
         on_start: Called once before the first control runs, with the task folders and
             the names of the controls each one gets (e.g. to size a progress bar).
         on_finish: Called once per finished control (from a helper thread when several
@@ -196,7 +200,7 @@ def check(
     names = tuple(controls)
     selected = [c.name for c in selected_controls(names)]
     chosen = jobs if jobs is not None else default_jobs(len(task_dirs))
-    options = CheckOptions(resolve_python(python), chosen, names)
+    options = CheckOptions(resolve_python(python), chosen, names, unsealed=unsealed)
     if on_start is not None:
         on_start(task_dirs, selected)
     return check_tasks(task_dirs, options, on_finish)
@@ -247,6 +251,7 @@ def run(
     all_tasks: bool = False,
     corpus: PathArg = DEFAULT_CORPUS,
     python: str | None = None,
+    unsealed: bool = False,
     on_start: Callable[[list[RunPlan]], None] | None = None,
     on_finish: Callable[[RunOutcome], None] | None = None,
 ) -> BatchResult:
@@ -266,6 +271,9 @@ def run(
         all_tasks: Also run every task of ``corpus``.
         corpus: The corpus root for ``all_tasks``, ids and slugs.
         python: Interpreter for seed.py, services and judges (default: Python 3.12).
+        unsealed: Run candidates without the bubblewrap sandbox when it cannot run here
+            (unsafe; recorded in every run). Without it, a machine where the sandbox cannot
+            run is a usage error.
         on_start: Called once with the planned runs, before the first starts.
         on_finish: Called with each outcome once it is recorded.
 
@@ -283,7 +291,7 @@ def run(
 
     options = BatchOptions(
         adapter=agent, arm=arm, repeat=repeat, runs_dir=Path(runs), jobs=jobs, timeout=timeout,
-        diagnostic=diagnostic, python=python, archive=archive,
+        diagnostic=diagnostic, python=python, archive=archive, unsealed=unsealed,
     )  # fmt: skip
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
     return run_batch(task_dirs, options, on_start=on_start, on_finish=on_finish)

@@ -123,6 +123,8 @@ class JudgeCall:
         cache: Fixture cache folder shared by several judgings, if any.
         time_scale: Factor on every candidate command's timeout (``--time-scale``; below 1
             only for controls that prove a kill without waiting out a long timeout).
+        unsealed: Pass ``--unsealed``: the judge runs candidates outside the sandbox (only
+            when the invocation was told ``--unsealed``; recorded with the result).
     """
 
     task_dir: Path
@@ -131,6 +133,7 @@ class JudgeCall:
     timeout: float
     cache: Path | None = None
     time_scale: float = 1.0
+    unsealed: bool = False
 
     def argv(self, workspace: Path) -> list[str]:
         """The judge's command line for ``workspace``."""
@@ -140,6 +143,8 @@ class JudgeCall:
             extra += ["--fixture-cache", str(self.cache)]
         if self.time_scale != 1.0:
             extra += ["--time-scale", repr(self.time_scale)]
+        if self.unsealed:
+            extra.append("--unsealed")
         return benchlib.resolve_argv(argv, self.python) + extra
 
 

@@ -54,7 +54,7 @@ def test_facade_content_is_empty_or_header_only() -> None:
 @pytest.mark.parametrize("kind", sorted(candidates.BODIES))
 def test_every_program_compiles(kind: str, tmp_path: Path) -> None:
     spec = load_task(EXAMPLES / "02-pantry-ledger")
-    source = candidates.program(kind, spec, tmp_path / "pids").replace("__DEPTH__", "0")
+    source = candidates.program(kind, spec, "benchsmith-orphan-test").replace("__DEPTH__", "0")
     compile(source, f"<{kind}>", "exec")
 
 

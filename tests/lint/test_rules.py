@@ -114,6 +114,22 @@ def test_private_values_must_not_leak(make_task: Callable[..., Path]) -> None:
     assert any("'4711.25'" in d.message for d in leaks)
 
 
+def test_symlinks_must_stay_in_their_shipped_folder(
+    make_task: Callable[..., Path], tmp_path: Path
+) -> None:
+    files = {"visible/inputs/ok.csv": "a\n", "reference/solution/main.py": "print(1)\n"}
+    task = built(make_task, files=files)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("private\n", encoding="utf-8")
+    (task / "visible" / "inputs" / "alias.csv").symlink_to("ok.csv")  # stays inside: fine
+    (task / "visible" / "secret.txt").symlink_to(outside)
+    (task / "visible" / "answers").symlink_to("../reference/solution")
+    (task / "stages" / "later").mkdir(parents=True)
+    (task / "stages" / "later" / "up.csv").symlink_to("../../visible/inputs/ok.csv")
+    found = sorted((Path(d.path).name, d.code) for d in lint_paths([task]) if d.code == "BS304")
+    assert found == [("answers", "BS304"), ("secret.txt", "BS304"), ("up.csv", "BS304")]
+
+
 def test_scenario_schema_and_judge_command(make_task: Callable[..., Path]) -> None:
     task = built(make_task)
     scenario = json.loads((task / "scenario.json").read_text(encoding="utf-8"))

@@ -81,7 +81,7 @@ def test_the_fixture_cache_is_built_once_and_reused(tmp_path: Path) -> None:
     second, _ = _judge(task, workspace, cache)
     assert first == second and first["progress_level"] == 5
     assert benchlib.tree_entries(cache) == built
-    assert sorted(p.name for p in cache.iterdir()) == ["edge", "main"]
+    assert sorted(p.name for p in cache.iterdir()) == [".pod", "edge", "main"]
 
 
 SEED = """\

@@ -30,6 +30,7 @@ from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.judging import JudgeCall, read_judge_command
 from benchsmith.lockfile import read_lock
 from benchsmith.runtime import benchlib
+from benchsmith.sealing import decide
 from benchsmith.workspace import layout_for, require_built
 
 CONTROL_THREADS = 3
@@ -50,12 +51,15 @@ class CheckOptions:
         jobs: Tasks checked in parallel (processes).
         controls: Names of the controls to run (empty: all of them).
         threads: Controls of one task run in parallel (threads).
+        unsealed: Run candidates without the sandbox (``--unsealed``); the controls that
+            attack the host (escape, poison, forge) are then skipped.
     """
 
     python: str
     jobs: int = 1
     controls: tuple[str, ...] = ()
     threads: int = CONTROL_THREADS
+    unsealed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +138,11 @@ def check_tasks(
     Raises:
         BenchsmithError: When a task cannot be checked at all (see :func:`prepare`), or a control
             name is unknown.
+        SandboxUnavailableError: When candidates cannot be sealed and ``options.unsealed`` is
+            false.
     """
     selected_controls(options.controls)
+    sealing = decide(options.unsealed)
     specs = prepare(task_dirs)
     jobs = max(1, min(options.jobs, len(specs)))
     started = time.monotonic()
@@ -144,7 +151,10 @@ def check_tasks(
         reports = [check_task(p, options, progress) for p in paths]
     else:
         reports = _in_pool(paths, options, jobs, progress)
-    return CheckReport(tuple(reports), options.python, jobs, time.monotonic() - started)
+    seconds = time.monotonic() - started
+    return CheckReport(
+        tuple(reports), options.python, jobs, seconds, sealing.sealed, sealing.reason
+    )
 
 
 def check_task(
@@ -156,7 +166,7 @@ def check_task(
     shown = display_path(task_dir)
     tmp = Path(tempfile.mkdtemp(prefix="benchsmith-check-"))
     try:
-        setup = _setup(spec, tmp, options.python)
+        setup = _setup(spec, tmp, options.python, options.unsealed)
         results = _run_controls(
             setup, selected_controls(options.controls), options.threads, shown, progress
         )
@@ -168,7 +178,7 @@ def check_task(
     return TaskReport(shown, spec.id, spec.slug, tuple(results), time.monotonic() - started, error)
 
 
-def _setup(spec: TaskSpec, tmp: Path, python: str) -> TaskSetup:
+def _setup(spec: TaskSpec, tmp: Path, python: str, unsealed: bool = False) -> TaskSetup:
     """The final workspace and the pre-built fixture cache of one task."""
     task_dir = spec.task_dir.resolve()
     layout = layout_for(spec)
@@ -182,7 +192,7 @@ def _setup(spec: TaskSpec, tmp: Path, python: str) -> TaskSetup:
         for job in jobs:
             job.result()
     command = read_judge_command(task_dir)
-    call = JudgeCall(task_dir, command, python, judge_timeout(spec), cache)
+    call = JudgeCall(task_dir, command, python, judge_timeout(spec), cache, unsealed=unsealed)
     seeds = {k: v for k, v in read_lock(task_dir)["seed"].items() if isinstance(v, str)}
     return TaskSetup(spec, call, tmp, base, python, seeds, layout)
 

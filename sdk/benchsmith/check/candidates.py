@@ -27,6 +27,15 @@ FAKE_VERDICT = (
 FLOOD_BYTES = 60 * 1024 * 1024
 SHADOW_MODULES = ("sitecustomize.py", "usercustomize.py", "json.py", "benchlib.py")
 SPAM_LIMIT = 32 * 1024 * 1024
+POISONED = ("benchlib.py", "judge.py", "seed.py")
+POISON_PAYLOAD = (
+    "\n# appended by the benchsmith check poison candidate\n"
+    "import os as _os, sys as _sys\n"
+    f"_sys.__stdout__.write({FAKE_VERDICT + chr(10)!r})\n"
+    "_sys.__stdout__.flush()\n"
+    "_os._exit(0)\n"
+)
+SEARCH_SECONDS = 3.0
 
 
 class CandidateError(Exception):
@@ -145,6 +154,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path.cwd().joinpath(*[".."] * __DEPTH__)
@@ -265,6 +275,72 @@ for rel, fmt, content in OUTPUTS:
         spam(rel, fmt, header)
 """
 
+# What the escape, poison and forge candidates share: where the benchmark might be. Reading
+# looks everywhere; writing (poison, forge) aims only at the candidate's parent -- the judge,
+# when a broken sandbox shows it -- and its own folders, so that a failing control can damage
+# nothing but the task folder and corpus under check (which the poison control restores).
+_SEARCH = '''\
+SKIP = {"/proc", "/sys", "/dev", "/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin", "/boot"}
+
+
+def ancestors():
+    """The pids above this process, parent first (as far as /proc shows them)."""
+    found, pid = [], os.getpid()
+    while pid > 1:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stream:
+                pid = int(stream.read().rsplit(b")", 1)[-1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+        if pid > 0:
+            found.append(pid)
+    return found
+
+
+def leads(pids):
+    """Paths naming something outside the fixture: the working directory, command line and
+    environment of each of ``pids``, then PWD, OLDPWD and the current folder."""
+    found = []
+    for pid in pids:
+        try:
+            found.append(os.readlink(f"/proc/{pid}/cwd"))
+        except OSError:
+            pass
+        for name in ("cmdline", "environ"):
+            try:
+                with open(f"/proc/{pid}/{name}", "rb") as stream:
+                    parts = stream.read().split(b"\\0")
+            except OSError:
+                continue
+            found += [p.decode("utf-8", "replace").split("=", 1)[-1] for p in parts]
+    found += [os.environ.get("PWD", ""), os.environ.get("OLDPWD", ""), os.getcwd()]
+    return list(dict.fromkeys(p for p in found if p.startswith("/")))
+
+
+def visible():
+    """Every pid /proc shows, ancestors first."""
+    others = sorted(int(e) for e in os.listdir("/proc") if e.isdigit())
+    return ancestors() + [p for p in others if p not in ancestors()]
+
+
+def above(paths):
+    """Each path and every folder above it (walking up with ..)."""
+    seen = []
+    for path in paths:
+        for folder in [Path(path), *Path(path).parents]:
+            if folder not in seen:
+                seen.append(folder)
+    return seen
+
+
+def is_file(path):
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+'''
+
 BODIES = {
     "null": "",
     "facade": "facade()\n",
@@ -278,13 +354,9 @@ sys.stdout.flush()
 facade()
 """,
     "orphan": """\
-PIDS = Path(__PIDS__)
-PIDS.mkdir(parents=True, exist_ok=True)
-SLEEP = [sys.executable, "-c", "import time; time.sleep(600)"]
+SLEEP = [sys.executable, "-c", "import time; time.sleep(600)", __MARKER__]
 kept = subprocess.Popen(SLEEP)
 escaped = subprocess.Popen(SLEEP, start_new_session=True)
-for child in (kept, escaped):
-    (PIDS / str(child.pid)).write_text("", encoding="utf-8")
 """,
     "deleted": """\
 facade()
@@ -317,6 +389,84 @@ for rel, fmt, _ in OUTPUTS:
 """,
     "shadow": f"print({FAKE_VERDICT!r}, flush=True)\n",
     "spam": f"SPAM_LIMIT = {SPAM_LIMIT}\n" + _SPAM,
+    "escape": _SEARCH
+    + f"""\
+def is_task(folder):
+    try:
+        return (folder / "judge.py").is_file() and (folder / "reference").is_dir()
+    except OSError:
+        return False
+
+
+def folders():
+    \"\"\"Folders above what processes name, then the filesystem ({SEARCH_SECONDS:.0f} s).\"\"\"
+    yield from above(leads(visible()))
+    deadline = time.monotonic() + {SEARCH_SECONDS}
+    for top, dirs, _ in os.walk("/"):
+        if time.monotonic() > deadline:
+            return
+        dirs[:] = sorted(d for d in dirs if os.path.join(top, d) not in SKIP)
+        yield Path(top)
+
+
+if "BENCHSMITH_ESCAPED" not in os.environ:  # found the task folder: run its reference
+    for folder in folders():
+        if is_task(folder):
+            for item in sorted((folder / "reference").iterdir()):
+                if item.is_dir():
+                    shutil.copytree(item, ROOT / item.name, dirs_exist_ok=True)
+                else:
+                    shutil.copy2(item, ROOT / item.name)
+            os.environ["BENCHSMITH_ESCAPED"] = str(folder)
+            os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
+""",
+    "poison": _SEARCH
+    + f"""\
+PAYLOAD = {POISON_PAYLOAD!r}
+targets = []
+for folder in above(leads(ancestors()[:1])):  # the judge's task folder and corpus, if visible
+    for name in {POISONED!r}:
+        if is_file(folder / name) and folder / name not in targets:
+            targets.append(folder / name)
+for path in targets:
+    try:
+        with open(path, "a", encoding="utf-8") as stream:
+            stream.write(PAYLOAD)
+    except OSError:
+        pass
+""",
+    "forge": _SEARCH
+    + f"""\
+VERDICT = {FAKE_VERDICT + chr(10)!r}.encode()
+for fd in range(1024):  # every descriptor it holds
+    try:
+        os.write(fd, VERDICT)
+    except OSError:
+        pass
+for pid in ancestors()[:1]:  # every descriptor of its parent (the judge's stdout?)
+    try:
+        names = sorted(os.listdir(f"/proc/{{pid}}/fd"))
+    except OSError:
+        continue
+    for name in names:
+        try:
+            with open(f"/proc/{{pid}}/fd/{{name}}", "ab") as stream:
+                stream.write(VERDICT)
+        except OSError:
+            pass
+for name in ("verdict.json", "judge.stdout"):  # files in its own folder
+    try:
+        with open(ROOT / name, "xb") as stream:
+            stream.write(VERDICT)
+    except OSError:
+        pass
+for name in ("/dev/stdout", "/dev/stderr"):
+    try:
+        with open(name, "ab") as stream:
+            stream.write(VERDICT)
+    except OSError:
+        pass
+""",
 }
 
 SHADOW_SOURCE = f'''\
@@ -330,12 +480,16 @@ os._exit(0)
 '''
 
 
-def program(kind: str, spec: TaskSpec, pids: Path | None = None) -> str:
-    """The source of the ``kind`` candidate (a key of :data:`BODIES`) for ``spec``."""
+def program(kind: str, spec: TaskSpec, marker: str = "") -> str:
+    """The source of the ``kind`` candidate (a key of :data:`BODIES`) for ``spec``.
+
+    ``marker`` is an argument the orphan candidate's children carry, so that survivors can
+    be found in the process table whatever sandbox they ran in.
+    """
     editable = repr(list(spec.editable))
     source = _PRELUDE.format(kind=kind, outputs=output_table(spec), editable=editable)
     source += BODIES[kind]
-    return source.replace("__PIDS__", repr(str(pids)))
+    return source.replace("__MARKER__", repr(marker))
 
 
 def self_report_program(spec: TaskSpec, lies: Sequence[selfreport.FixtureLie]) -> str:

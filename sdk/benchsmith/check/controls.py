@@ -9,11 +9,13 @@ unchanged workspace.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
 import signal
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -96,8 +98,14 @@ class TaskSetup:
                 return
         shutil.copy2(src, dest)
 
+    @property
+    def sealed(self) -> bool:
+        """Whether judges seal the candidates (check was not told ``--unsealed``)."""
+        return not self.judge.unsealed
+
     def run(self, workspace: Path, env: Environment = PLAIN) -> Verdict:
-        """Judge ``workspace`` under ``env``; refuse the verdict if the judge changed it.
+        """Judge ``workspace`` under ``env``; refuse the verdict if the judge changed it, or
+        ran its candidates unsealed although check seals them (a note ``unsealed: ...``).
 
         The digest cache (by inode and mtime) is shared by the before/after listings and
         across runs, so large read-only inputs are hashed once per task.
@@ -105,9 +113,11 @@ class TaskSetup:
         before = benchlib.tree_entries(workspace, self.digests)
         verdict = run_judge(self.judge, workspace, variables=env.variables(), umask=env.umask)
         changed = first_difference(before, benchlib.tree_entries(workspace, self.digests))
-        return (
-            verdict.refused(f"the judge changed the workspace ({changed})") if changed else verdict
-        )
+        problems = [f"the judge changed the workspace ({changed})"] if changed else []
+        unsealed = [n for n in verdict.notes if n.startswith("unsealed:")]
+        if self.sealed and unsealed:
+            problems.append(f"the judge ran the candidate unsealed ({unsealed[0]})")
+        return verdict.refused(*problems) if problems else verdict
 
     def layered(self, control: str, *layers: str, env: Environment = PLAIN) -> Path:
         """A workspace with the task folders ``layers`` overlaid in order (reference, ...)."""
@@ -188,6 +198,11 @@ def failed(name: str, expected: str, reason: str, started: float) -> ControlResu
     return ControlResult(
         name, expected, "not run", False, reason=reason, seconds=time.monotonic() - started
     )
+
+
+def skipped(name: str, expected: str, why: str) -> ControlResult:
+    """A control not run on purpose (it is recorded, and is no failure)."""
+    return ControlResult(name, expected, "skipped", True, notes=(why,))
 
 
 def _candidate_control(setup: TaskSetup, name: str, kind: str, bound: LevelBound) -> ControlResult:
@@ -576,28 +591,38 @@ def hostile_orphan(setup: TaskSetup) -> ControlResult:
         return failed(
             "hostile-orphan", str(bound), f"cannot synthesize a candidate: {exc}", started
         )
-    pids = setup.tmp / "hostile-orphan" / "pids"
+    marker = f"benchsmith-orphan-{uuid.uuid4().hex}"
     workspace = setup.workspace("hostile-orphan")
-    candidates.install(workspace, entries, candidates.program("orphan", setup.spec, pids))
+    candidates.install(workspace, entries, candidates.program("orphan", setup.spec, marker))
     outcome = setup.run(workspace)
-    survivors = _survivors(pids)
+    survivors = _survivors(marker.encode())
     extra = [f"process {pid} left by the candidate outlived the judge" for pid in survivors]
     return judged("hostile-orphan", outcome, bound, started, extra)
 
 
-def _survivors(pids: Path) -> list[int]:
-    """Pids recorded in ``pids`` that still run; they are killed before returning."""
-    recorded = [int(p.name) for p in sorted(pids.iterdir())] if pids.is_dir() else []
+def _survivors(marker: bytes) -> list[int]:
+    """Running processes whose command line carries ``marker``; killed before returning.
+
+    The orphan candidate's children carry the marker, so they are found in the process
+    table whether they ran sealed (in a PID namespace of their own) or not.
+    """
     deadline = time.monotonic() + 2.0  # a SIGKILL sent by the judge may still be in flight
-    while any(_running(pid) for pid in recorded) and time.monotonic() < deadline:
+    while (alive := _marked(marker)) and time.monotonic() < deadline:
         time.sleep(0.02)
-    alive = []
-    for pid in recorded:
-        if _running(pid):
-            alive.append(pid)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+    for pid in alive:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
     return alive
+
+
+def _marked(marker: bytes) -> list[int]:
+    """Live processes whose command line carries ``marker``."""
+    found = []
+    for entry in sorted(Path("/proc").iterdir()):
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and marker in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+    return [pid for pid in found if pid != os.getpid() and _running(pid)]
 
 
 def _running(pid: int) -> bool:
@@ -638,3 +663,70 @@ def hostile_directory(setup: TaskSetup) -> ControlResult:
 def hostile_shadow(setup: TaskSetup) -> ControlResult:
     """Judge a program that prints a fake verdict beside planted shadowing modules."""
     return _candidate_control(setup, "hostile-shadow", "shadow", LevelBound(0, 1))
+
+
+# --- the sandbox ----------------------------------------------------------------------------------
+
+UNSEALED_SKIP = "not run unsealed: this candidate attacks the host"
+
+
+@control("escape", "looks for the task folder through /proc, PWD, .. and the filesystem: ≤ 1")
+def escape(setup: TaskSetup) -> ControlResult:
+    """Judge a program that runs the task's reference solution if it can find the task folder."""
+    if not setup.sealed:
+        return skipped("escape", "≤ 1", UNSEALED_SKIP)
+    return _candidate_control(setup, "escape", "escape", LevelBound(0, 1))
+
+
+@control("forge", "writes a level-5 verdict into every descriptor and path it reaches: ≤ 1")
+def forge(setup: TaskSetup) -> ControlResult:
+    """Judge a program that writes fake verdicts everywhere, /proc/*/fd/* included."""
+    if not setup.sealed:
+        return skipped("forge", "≤ 1", UNSEALED_SKIP)
+    return _candidate_control(setup, "forge", "forge", LevelBound(0, 1))
+
+
+@control(
+    "poison",
+    "appends a fake verdict to every benchlib.py, judge.py and seed.py it reaches: ≤ 1, the "
+    "task folder and corpus unchanged, then an empty workspace still 0",
+)
+def poison(setup: TaskSetup) -> ControlResult:
+    """Judge a program that poisons the runtime and judges, then prove nothing changed."""
+    expected = "≤ 1, corpus unchanged, then 0"
+    if not setup.sealed:
+        return skipped("poison", expected, UNSEALED_SKIP)
+    corpus = setup.task_dir.resolve().parent
+    kept = _sources(corpus)
+    before = benchlib.tree_entries(corpus)
+    result = _candidate_control(setup, "poison", "poison", LevelBound(0, 1))
+    problems = [result.reason] if result.reason else []
+    changed = first_difference(before, benchlib.tree_entries(corpus))
+    if changed:
+        problems.append(f"the corpus changed ({changed}); its Python files were restored")
+        _restore(corpus, kept)
+    workspace = setup.tmp / "poison-after" / "ws"
+    workspace.mkdir(parents=True)
+    after = setup.run(workspace)
+    problems += [f"then an empty workspace: {p}" for p in after.problems]
+    if after.progress_level != 0:
+        problems.append(f"then an empty workspace scored {after.progress_level}, expected 0")
+    return dataclasses.replace(
+        result,
+        expected=expected,
+        observed=f"{result.observed}, then {after.progress_level}",
+        passed=not problems,
+        reason="; ".join(problems),
+        seconds=result.seconds + after.seconds,
+    )
+
+
+def _sources(corpus: Path) -> dict[Path, bytes]:
+    """The Python files of ``corpus`` (restored should a poisoning get through)."""
+    return {path: path.read_bytes() for path in sorted(corpus.rglob("*.py")) if path.is_file()}
+
+
+def _restore(corpus: Path, kept: dict[Path, bytes]) -> None:
+    for path, data in kept.items():
+        if not path.is_file() or path.read_bytes() != data:
+            path.write_bytes(data)

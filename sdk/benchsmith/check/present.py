@@ -28,13 +28,21 @@ def table_text(report: CheckReport) -> str:
     for task in report.tasks:
         if task.error:
             rows.append([task.task, "(set-up)", "-", "-", passed_word(False)])
-        rows += [
-            [task.task, c.control, c.observed, c.expected, passed_word(c.passed)]
-            for c in task.controls
-        ]
+        rows += [[task.task, c.control, c.observed, c.expected, _passed(c)] for c in task.controls]
     lines = [text_table(HEADERS, rows, numeric=False), *_failure_lines(report)]
+    lines += [] if report.sealed else [unsealed_line(report)]
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
+
+
+def _passed(result: ControlResult) -> str:
+    """The passed column: a control skipped (unsealed) says so rather than "yes"."""
+    return "skipped" if result.observed == "skipped" else passed_word(result.passed)
+
+
+def unsealed_line(report: CheckReport) -> str:
+    """The warning every unsealed report carries."""
+    return f"UNSEALED: candidates ran without the sandbox ({report.unsealed_reason})"
 
 
 def _failure_lines(report: CheckReport) -> list[str]:
@@ -62,6 +70,7 @@ def html_page(report: CheckReport) -> str:
         "benchsmith check",
         [
             f'<p class="summary {state}">{escape(summary_line(report))}</p>',
+            "" if report.sealed else f'<p class="summary fail">{escape(unsealed_line(report))}</p>',
             f"<p>Python: <code>{escape(report.python)}</code></p>",
             _matrix(report),
             *(_task_section(task) for task in report.tasks),

@@ -105,12 +105,16 @@ class CheckReport:
         python: The interpreter judges and candidates ran with.
         jobs: Tasks checked in parallel.
         seconds: Wall time of the whole run.
+        sealed: Whether candidates ran in the sandbox.
+        unsealed_reason: Why not (``--unsealed``, and what the sandbox lacked).
     """
 
     tasks: tuple[TaskReport, ...]
     python: str
     jobs: int
     seconds: float
+    sealed: bool = True
+    unsealed_reason: str = ""
 
     @property
     def ok(self) -> bool:
@@ -133,6 +137,8 @@ class CheckReport:
             "python": self.python,
             "jobs": self.jobs,
             "seconds": round(self.seconds, 3),
+            "sealed": self.sealed,
+            "unsealed_reason": self.unsealed_reason,
             "controls": self.controls,
             "failed": failed,
             "tasks": [t.to_dict() for t in self.tasks],

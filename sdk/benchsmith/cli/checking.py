@@ -18,6 +18,7 @@ from benchsmith.cli._common import (
     JsonOpt,
     PythonOpt,
     TasksArg,
+    UnsealedOpt,
     emit_json,
 )
 
@@ -49,17 +50,20 @@ def check(
     html: HtmlOpt = None,
     python: PythonOpt = None,
     control: ControlOpt = None,
+    unsealed: UnsealedOpt = False,
 ) -> None:
     """Run the validation battery (controls, witnesses, determinism, isolation, hostiles).
 
-    Exit 0 only when every task meets every expectation.
+    Exit 0 only when every task meets every expectation; 2 when the sandbox cannot run and
+    --unsealed was not given.
     """
     from benchsmith.check.present import html_page, table_text
 
     with _Progress() as progress:
         report = benchsmith.check(
             tasks or (), all_tasks=all_tasks, corpus=corpus, controls=control or (), jobs=jobs,
-            python=python, on_start=progress.start, on_finish=progress.advance,
+            python=python, unsealed=unsealed, on_start=progress.start,
+            on_finish=progress.advance,
         )  # fmt: skip
     if html is not None:
         _write_html(html, html_page(report))

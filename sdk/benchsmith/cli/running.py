@@ -16,6 +16,7 @@ from benchsmith.cli._common import (
     JsonOpt,
     PythonOpt,
     TasksArg,
+    UnsealedOpt,
     emit_json,
 )
 from benchsmith.diagnostics import display_path
@@ -62,6 +63,7 @@ def run(
     corpus: CorpusOpt = Path("tasks"),
     python: PythonOpt = None,
     as_json: JsonOpt = False,
+    unsealed: UnsealedOpt = False,
 ) -> None:
     """Run tasks through an agent adapter, judge them, and record every run."""
     if not agent:
@@ -70,8 +72,8 @@ def run(
         result = benchsmith.run(
             tasks or (), agent=agent, arm=arm, repeat=repeat, runs=runs, jobs=jobs,
             timeout=timeout, diagnostic=diagnostic, archive=cast("ArchiveMode", archive),
-            all_tasks=all_tasks, corpus=corpus, python=python, on_start=progress.start,
-            on_finish=progress.advance,
+            all_tasks=all_tasks, corpus=corpus, python=python, unsealed=unsealed,
+            on_start=progress.start, on_finish=progress.advance,
         )  # fmt: skip
     if as_json:
         emit_json([_outcome_json(o) for o in result.outcomes])

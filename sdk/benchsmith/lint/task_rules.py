@@ -15,6 +15,7 @@ from benchsmith.dsl.model import TaskSpec, thaw
 from benchsmith.lint import purity
 from benchsmith.lint.context import TaskContext, position_in
 from benchsmith.lint.registry import task_rule
+from benchsmith.runtime import benchlib
 
 PLACEHOLDER = re.compile(r"\bTODO\b")
 PATH_TOKEN = re.compile(r"(?<![\w./-])([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+)")
@@ -272,6 +273,34 @@ def private_leaks(ctx: TaskContext) -> Iterator[Diagnostic]:
                     "BS302",
                     message,
                 )
+
+
+SHIPPED_TREES = ("visible", "edge", "reference", "witnesses", "mutants")
+
+
+def _copied_folders(task_dir: Path) -> list[Path]:
+    """The folders materialization copies as a whole: each shipped tree, each stage's files."""
+    folders = [task_dir / name for name in SHIPPED_TREES]
+    stages = task_dir / "stages"
+    folders += sorted(p for p in stages.iterdir() if p.is_dir()) if stages.is_dir() else []
+    return [f for f in folders if f.is_dir() and not f.is_symlink()]
+
+
+@task_rule(("BS304", "a symlink in a shipped folder (visible/, stages/, edge/, ...) leaves it"))
+def escaping_symlinks(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """Shipped folders hold no link out of themselves (it would show what it points at)."""
+    for name in (*SHIPPED_TREES, "stages"):
+        if (ctx.task_dir / name).is_symlink():
+            yield Diagnostic(ctx.shown(name), 0, 0, "BS304", f"{name}/ itself is a symlink")
+    for folder in _copied_folders(ctx.task_dir):
+        for rel in benchlib.escaping_links(folder):
+            link = folder / rel
+            shown = link.relative_to(ctx.task_dir).as_posix()
+            message = (
+                f"symlink to {str(link.readlink())!r} leaves "
+                f"{folder.relative_to(ctx.task_dir).as_posix()}/; ship the file itself"
+            )
+            yield Diagnostic(ctx.shown(shown), 0, 0, "BS304", message)
 
 
 def _local_modules(ctx: TaskContext) -> frozenset[str]:

@@ -33,6 +33,7 @@ from benchsmith.run.data import ArchiveMode, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.runner import execute_run, utc_now
 from benchsmith.run.tasks import task_info
 from benchsmith.run.workspaces import remove_cache
+from benchsmith.sealing import decide
 
 ARCHIVE_MODES: tuple[ArchiveMode, ...] = ("full", "editable", "none")
 CACHE_DIR = ".judge-cache"
@@ -60,6 +61,7 @@ class BatchOptions:
         reuse_workspaces: Seed each task's workspace and stage files once per invocation
             and copy them for every run; ``False`` seeds every run afresh (the baseline
             of ``bench/bench_run.py``).
+        unsealed: Run candidates without the sandbox (``--unsealed``; recorded in each run).
     """
 
     adapter: str
@@ -73,6 +75,7 @@ class BatchOptions:
     archive: ArchiveMode = "full"
     judge_timeout: float = 1800.0
     reuse_workspaces: bool = True
+    unsealed: bool = False
 
 
 @dataclass
@@ -126,10 +129,13 @@ def run_batch(
 
     Raises:
         UsageError: On bad options, or an arm already recorded with another adapter.
+        SandboxUnavailableError: When candidates cannot be sealed and ``--unsealed`` was not
+            given.
         TaskSpecError: When a task.toml is invalid.
         RecordsError: When the runs database cannot be used.
     """
     adapter = check_options(options)
+    sealed = decide(options.unsealed).sealed
     arm = options.arm or adapter.kind
     python = resolve_python(options.python)
     tasks = [task_info(d) for d in task_dirs]
@@ -138,7 +144,9 @@ def run_batch(
     conn = records.open_runs(options.runs_dir, create=True)
     workspaces = Path(tempfile.mkdtemp(prefix="benchsmith-workspaces-")).resolve()
     try:
-        plans = reserve(conn, tasks, options, arm=arm, python=python, invocation=invocation)
+        plans = reserve(
+            conn, tasks, options, arm=arm, python=python, invocation=invocation, sealed=sealed
+        )
         plans = [_with_cache(p, cache) for p in plans]
         if options.reuse_workspaces:
             plans = [replace(p, workspace_cache=workspaces / p.task.dirname) for p in plans]
@@ -162,6 +170,7 @@ def reserve(
     arm: str,
     python: str,
     invocation: str,
+    sealed: bool = True,
 ) -> list[RunPlan]:
     """Plan the runs and reserve their rows (repeat-major order: every task once, then again).
 
@@ -182,6 +191,7 @@ def reserve(
             for n in range(options.repeat)
             for task in tasks
         ]
+        plans = [replace(p, sealed=sealed) for p in plans]
         for plan in plans:
             records.insert_pending(conn, plan, invocation)
     return plans

@@ -102,6 +102,7 @@ class RunPlan:
         judge_cache: Fixture cache shared by the judgings of one invocation, if any.
         workspace_cache: This task's folder of seeded workspaces and stage files shared by
             the runs of one invocation, if any (see :mod:`benchsmith.run.workspaces`).
+        sealed: Whether candidates run in the sandbox (false with ``--unsealed``; issue 9).
     """
 
     run_id: str
@@ -118,6 +119,7 @@ class RunPlan:
     judge_timeout: float = 1800.0
     judge_cache: Path | None = None
     workspace_cache: Path | None = None
+    sealed: bool = True
 
 
 @dataclass(frozen=True, slots=True)

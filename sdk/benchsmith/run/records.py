@@ -57,6 +57,7 @@ CREATE TABLE runs (
     record_seconds REAL,
     final_response_tokens INTEGER,
     artifacts TEXT NOT NULL,
+    sealed INTEGER,
     UNIQUE (arm, task, kind, repeat)
 );
 CREATE TABLE stages (
@@ -181,9 +182,18 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA foreign_keys = ON")
         _ensure_schema(conn, path)
+        _ensure_sealed_column(conn)
     except sqlite3.DatabaseError as exc:
         raise RecordsError(f"{display_path(path)}: not a usable runs database ({exc})") from exc
     return conn
+
+
+# Issue 9 (sealing): whether candidates ran in the sandbox (1) or --unsealed (0); NULL for runs
+# recorded before the column existed, which databases of schema version 1 gain on opening.
+def _ensure_sealed_column(conn: sqlite3.Connection) -> None:
+    columns = {row["name"] for row in conn.execute("PRAGMA table_info(runs)")}
+    if "sealed" not in columns:
+        conn.execute("ALTER TABLE runs ADD COLUMN sealed INTEGER")
 
 
 def _ensure_schema(conn: sqlite3.Connection, path: Path) -> None:
@@ -254,13 +264,13 @@ def insert_pending(conn: sqlite3.Connection, plan: RunPlan, invocation: str) -> 
     conn.execute(
         """INSERT INTO runs (run_id, arm, task, task_id, slug, pressure, stage_count, repeat,
             kind, adapter, status, timeout_seconds, timeout_overridden, task_digest, python,
-            benchsmith_version, invocation, artifacts)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)""",
+            benchsmith_version, invocation, artifacts, sealed)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)""",
         (
             plan.run_id, plan.arm, task.dirname, task.id, task.slug, task.pressure,
             len(task.stages), plan.repeat, plan.kind, plan.adapter, plan.timeout_seconds,
             int(plan.timeout_overridden), task.digest, plan.python, __version__, invocation,
-            plan.run_id,
+            plan.run_id, int(plan.sealed),
         ),
     )  # fmt: skip
 

@@ -298,7 +298,7 @@ class _Run:
         self.note("judge_started", last)
         call = JudgeCall(
             self.task.task_dir, self.task.judge_command, self.plan.python,
-            self.plan.judge_timeout, self.plan.judge_cache,
+            self.plan.judge_timeout, self.plan.judge_cache, unsealed=not self.plan.sealed,
         )  # fmt: skip
         verdict = run_judge(call, self.workspace, output=self.plan.run_dir / "judge.stdout")
         self.outcome.verdict = verdict

@@ -12,16 +12,384 @@ benchsmith: the SDK (``build``, ``check``, ``run``) imports the public-looking o
 leading underscore marks helpers used only in this file, and either may change with the SDK.
 
 Sections (each header names the corpus API it defines):
+    * pod      -- PID 1 of a sealed fixture run (``python -I -S benchlib.py --pod``), and the
+                  wrapper that starts fixture services inside it; first in the file so that it
+                  runs before the imports the other sections need, and starts in milliseconds;
     * files    -- deterministic writers (fixed modes, gzip mtime 0) and tree hashes;
     * seeding  -- tabular fixtures from declared columns, anchors, authored generators;
     * layout   -- materializing fixtures and workspaces (seed.py, visible/, stages/, edge/);
     * process  -- running candidate commands with timeouts and process-group kills;
+    * sandbox  -- the bubblewrap primitive (:class:`Seal`, :func:`seal_argv`,
+                  :func:`sandbox_status`, :func:`sealed_popen`) and :func:`run_pod`;
     * reading  -- defensive readers of candidate outputs;
     * judging  -- checks, the progress-level contract and the one-JSON-object verdict.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import select
+import signal
+import sys
+import time
+
+# ---------------------------------------------------------------------------------------------
+# pod
+# ---------------------------------------------------------------------------------------------
+# LIGHT: this section imports neither pathlib nor contextlib, each of which would cost every
+# pod's PID 1 milliseconds; that is what the "see LIGHT" lint exemptions below refer to.
+
+POD_FLAG = "--pod"
+SERVICE_FLAG = "--service"
+POD_CAPTURE_LIMIT = 64 * 1024
+_PR_SET_DUMPABLE = 4
+_LISTEN_PREFIX = b"LISTENING "
+
+
+def set_nondumpable() -> bool:
+    """Make this process non-dumpable (``prctl(PR_SET_DUMPABLE, 0)``).
+
+    No process without capabilities -- not even one of the same uid -- can then open its
+    ``/proc/PID/fd`` entries, read its memory or trace it. Forks inherit the flag; ``exec``
+    resets it. Returns False where the call is not available.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _spawn(
+    argv: list[str], cwd: str, env: dict[str, str], fds: tuple[int, int, int]
+) -> tuple[int, str]:
+    """Fork and exec ``argv`` in a new session with ``fds`` as its stdin, stdout and stderr.
+
+    Returns ``(pid, "")``, or ``(-1, why)`` when it could not start (the message arrives on a
+    close-on-exec pipe, which a successful exec closes empty).
+    """
+    errors, report = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: nothing here may return
+        try:
+            os.close(errors)
+            os.setsid()
+            for number, fd in enumerate(fds):
+                os.dup2(fd, number)
+            for number in (signal.SIGPIPE, signal.SIGXFSZ):  # ignored by Python, not by them
+                signal.signal(number, signal.SIG_DFL)
+            os.chdir(cwd)
+            os.execvpe(argv[0], argv, env)
+        except BaseException as exc:  # reported to the parent, whatever it is
+            _write_all(report, str(exc).encode("utf-8", "replace") or b"exec failed")
+        finally:
+            os._exit(127)
+    os.close(report)
+    why = _read_all(errors).decode("utf-8", "replace")
+    os.close(errors)
+    if why:
+        os.waitpid(pid, 0)
+        return -1, why
+    return pid, ""
+
+
+def _kill(pid: int, *, group: bool = False) -> None:
+    """SIGKILL ``pid`` (or its process group), if it is still there."""
+    try:  # noqa: SIM105  # see LIGHT
+        (os.killpg if group else os.kill)(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stat_of(pid: int) -> list[bytes]:
+    """``/proc/PID/stat`` after the command name: state, ppid, pgrp, session, ..."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            return stream.read().rsplit(b")", 1)[-1].split()
+    except OSError:
+        return []
+
+
+class _PodService:
+    """A fixture service the pod started: its pid (also its session) and its stdout."""
+
+    def __init__(self, name: str, pid: int, stdout: int) -> None:
+        self.name, self.pid, self.stdout = name, pid, stdout
+        self.buffer = b""
+        self.logged = 0
+        self.open = True
+
+
+class _Pod:
+    """The supervisor: PID 1 of a sealed fixture run, following the JSON plan read on stdin.
+
+    It starts the plan's services (``LISTENING <port>`` handshake, URL files), runs the
+    commands one by one (each in its own session, killed at its timeout), kills everything
+    but the services after each command, and reports on its result channel, one JSON object a
+    line: ``service`` (name, port or error), ``log`` (name, line), ``command`` (index,
+    returncode, timed_out, error) and a final ``done``. It is non-dumpable, so the commands,
+    which share its uid, cannot reach that channel through ``/proc/1/fd``.
+    """
+
+    def __init__(self, plan: dict[str, Any], channel: int) -> None:
+        self.plan, self.channel = plan, channel
+        self.env: dict[str, str] = dict(plan["env"])
+        self.null = os.open(os.devnull, os.O_RDWR)
+        self.services: list[_PodService] = []
+
+    def report(self, event: str, **fields: Any) -> None:
+        """Write one result line."""
+        _write_all(self.channel, (json.dumps({"event": event, **fields}) + "\n").encode())
+
+    def run(self) -> None:
+        """Start every service, then run every command; always report ``done``."""
+        try:
+            if all(self.start(service) for service in self.plan["services"]):
+                self.commands()
+            self.forward(0.0)
+        finally:
+            self.report("done")
+
+    def start(self, spec: dict[str, Any]) -> bool:
+        """Start one service, await its port and write its URL file; False (reported) if not."""
+        argv = list(spec["argv"])
+        if spec.get("python"):  # non-dumpable from its first line of Python on
+            argv = [argv[0], self.plan["lib"], SERVICE_FLAG, *argv[1:]]
+        readable, writable = os.pipe()
+        pid, why = _spawn(argv, spec["cwd"], self.env, (self.null, writable, self.null))
+        os.close(writable)
+        if pid < 0:
+            os.close(readable)
+            self.report("service", name=spec["name"], error=f"could not start: {why}")
+            return False
+        service = _PodService(spec["name"], pid, readable)
+        self.services.append(service)
+        port = self.handshake(service, time.monotonic() + float(spec["timeout"]))
+        if not port:
+            code = self.reap(service.pid, grace=0.0 if service.open else 1.0)
+            state = "still running" if code is None else f"exited with status {code}"
+            error = f"service did not print 'LISTENING <port>' in time ({state})"
+            self.report("service", name=spec["name"], error=error)
+            return False
+        self.report("service", name=spec["name"], port=port)
+        if spec.get("url_file"):
+            self.write_url(spec["url_file"], f"http://127.0.0.1:{port}\n")
+        return True
+
+    def handshake(self, service: _PodService, deadline: float) -> int:
+        """Read the service's stdout until ``LISTENING <port>``; the port, or 0."""
+        while time.monotonic() < deadline and service.open:
+            ready, _, _ = select.select([service.stdout], [], [], deadline - time.monotonic())
+            if not ready:
+                break
+            chunk = os.read(service.stdout, 65536)
+            service.open = bool(chunk)
+            lines = (service.buffer + chunk).split(b"\n")
+            service.buffer = lines.pop()
+            for number, line in enumerate(lines):
+                text = line.rstrip(b"\r")
+                port = text[len(_LISTEN_PREFIX) :]
+                if text.startswith(_LISTEN_PREFIX) and port.isdigit() and 0 < int(port) < 65536:
+                    for rest in lines[number + 1 :]:
+                        self.log(service, rest)
+                    return int(port)
+                self.log(service, line)
+        return 0
+
+    def write_url(self, path: str, text: str) -> None:
+        """Write a service's URL file (never through a symlink)."""
+        os.makedirs(os.path.dirname(path), exist_ok=True)  # noqa: PTH103, PTH120  # see LIGHT
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+        fd = os.open(path, flags, 0o644)
+        try:
+            _write_all(fd, text.encode())
+        finally:
+            os.close(fd)
+
+    def commands(self) -> None:
+        """Run the commands in order; after a timeout the rest are not run."""
+        timed_out = False
+        for index, command in enumerate(self.plan["commands"]):
+            if timed_out:
+                self.report("command", index=index, error="not run: an earlier command timed out")
+                continue
+            code, timed_out, why = self.execute(command)
+            self.report("command", index=index, returncode=code, timed_out=timed_out, error=why)
+
+    def execute(self, command: dict[str, Any]) -> tuple[int | None, bool, str]:
+        """Run one command: (exit status or None, timed out, why it could not start)."""
+        try:
+            stdin = os.open(command["stdin"], os.O_RDONLY) if command.get("stdin") else self.null
+        except OSError as exc:
+            return None, False, f"stdin: {exc}"
+        fds = (stdin, int(command["stdout_fd"]), int(command["stderr_fd"]))
+        pid, why = _spawn(list(command["argv"]), command["cwd"], self.env, fds)
+        for fd in {*fds} - {self.null}:
+            os.close(fd)
+        if pid < 0:
+            return None, False, why
+        code = self.wait(pid, time.monotonic() + float(command["timeout"]))
+        _kill(pid, group=True)
+        if code is None:
+            self.reap(pid)
+        self.sweep()
+        return code, code is None, ""
+
+    def wait(self, pid: int, deadline: float) -> int | None:
+        """Wait for ``pid``, forwarding service output; its exit status (None at the deadline)."""
+        try:
+            handle = os.pidfd_open(pid)
+        except (AttributeError, OSError):  # no pidfd (old kernel): poll
+            handle = -1
+        try:
+            while True:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    return os.waitstatus_to_exitcode(status)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self.forward(remaining if handle >= 0 else min(remaining, 0.01), handle)
+        finally:
+            if handle >= 0:
+                os.close(handle)
+
+    def forward(self, timeout: float, handle: int = -1) -> None:
+        """Wait up to ``timeout`` for ``handle`` or service output; report the output's lines."""
+        watched = [s.stdout for s in self.services if s.open]
+        ready, _, _ = select.select(watched + ([handle] if handle >= 0 else []), [], [], timeout)
+        for service in self.services:
+            if service.open and service.stdout in ready:
+                chunk = os.read(service.stdout, 65536)
+                service.open = bool(chunk)
+                self.lines(service, chunk)
+
+    def lines(self, service: _PodService, chunk: bytes) -> None:
+        """Report the complete lines of a service's output (and the rest once it closed)."""
+        lines = (service.buffer + chunk).split(b"\n")
+        service.buffer = lines.pop() if service.open else b""
+        for line in lines:
+            self.log(service, line)
+
+    def log(self, service: _PodService, line: bytes) -> None:
+        """Report one log line, within the service's capture limit."""
+        if line.strip() and service.logged < POD_CAPTURE_LIMIT:
+            service.logged += len(line)
+            self.report("log", name=service.name, line=line.decode("utf-8", "replace"))
+
+    def sweep(self) -> None:
+        """Kill every process of the pod except PID 1 and the services' sessions."""
+        keep = {str(s.pid).encode() for s in self.services}
+        for _ in range(3):  # a process may fork while it is being swept
+            found = []
+            for name in os.listdir("/proc"):  # noqa: PTH208  # see LIGHT
+                fields = _stat_of(int(name)) if name.isdigit() and name != "1" else []
+                if len(fields) > 3 and fields[0] not in (b"Z", b"X") and fields[3] not in keep:
+                    found.append(int(name))
+            for pid in found:
+                _kill(pid)
+            self.reap_zombies(time.monotonic() + (2.0 if found else 0.0), found)
+            if not found:
+                return
+
+    def reap_zombies(self, deadline: float, pids: list[int]) -> None:
+        """Reap every exited child (orphans are ours) until ``pids`` are gone or the deadline."""
+        while True:
+            try:
+                while os.waitpid(-1, os.WNOHANG)[0]:
+                    pass
+            except ChildProcessError:
+                pass
+            alive = [p for p in pids if _stat_of(p)[:1] not in ([], [b"Z"], [b"X"])]
+            if not alive or time.monotonic() >= deadline:
+                return
+            time.sleep(0.002)
+
+    def reap(self, pid: int, grace: float = 0.0) -> int | None:
+        """Reap ``pid`` if it exits within ``grace`` seconds (its status), else kill its session
+        and return None."""
+        deadline = time.monotonic() + grace
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            while not done and time.monotonic() < deadline:  # closed its output: exiting
+                time.sleep(0.005)
+                done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return os.waitstatus_to_exitcode(status)
+            _kill(pid, group=True)
+            os.waitpid(pid, 0)
+        except ChildProcessError:  # reaped already, by a sweep
+            pass
+        return None
+
+
+def _pod_main() -> int:
+    """``benchlib.py --pod``: the plan on stdin, the results on stdout (see :class:`_Pod`)."""
+    set_nondumpable()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # as PID 1, ignore the pod's signals
+    plan = json.loads(_read_all(0))
+    channel = os.dup(1)  # not inheritable: no command receives it
+    for fd in _open_fds():
+        if fd > 2 and fd != channel:
+            try:  # noqa: SIM105  # see LIGHT
+                os.set_inheritable(fd, False)  # capture files reach only their own command
+            except OSError:  # the listing's own descriptor, closed since
+                pass
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    _Pod(plan, channel).run()
+    return 0
+
+
+def _open_fds() -> list[int]:
+    return [int(n) for n in os.listdir("/proc/self/fd") if n.isdigit()]  # noqa: PTH208
+
+
+def _service_main(args: list[str]) -> int:
+    """``benchlib.py --service [OPTIONS] SCRIPT|-m MODULE ARGS...``: run a Python service
+    non-dumpable, so that no command of the pod can write into its output (its log)."""
+    set_nondumpable()
+    import runpy
+
+    while args and args[0].startswith("-") and args[0] not in ("-m", "-c"):
+        args = args[2:] if args[0] in ("-X", "-W") else args[1:]  # interpreter options
+    if len(args) > 1 and args[0] == "-c":
+        sys.argv = ["-c", *args[2:]]
+        exec(compile(args[1], "<string>", "exec"), {"__name__": "__main__"})
+    elif len(args) > 1 and args[0] == "-m":
+        sys.argv = [args[1], *args[2:]]
+        sys.path[0] = os.getcwd()  # noqa: PTH109  # see LIGHT
+        runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+    elif args:
+        sys.argv = list(args)
+        sys.path[0] = os.path.dirname(os.path.abspath(args[0]))  # noqa: PTH100, PTH120
+        runpy.run_path(args[0], run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__" and sys.argv[1:2] == [POD_FLAG]:
+    sys.exit(_pod_main())
+if __name__ == "__main__" and sys.argv[1:2] == [SERVICE_FLAG]:
+    sys.exit(_service_main(sys.argv[2:]))
+
+# Everything below is imported only by judges, seeds and the SDK, never by a pod's PID 1.
 import argparse
 import bisect
 import contextlib
@@ -32,24 +400,20 @@ import gzip
 import hashlib
 import io
 import itertools
-import json
-import os
+import posixpath
 import random
 import re
-import select
+import resource
 import shlex
 import shutil
-import signal
 import sqlite3
 import stat
 import subprocess
-import sys
 import tempfile
 import threading
-import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -119,11 +483,16 @@ def _open_output(path: Path, *, binary: bool = False) -> Iterator[IO[Any]]:
 
 
 def _fix_modes(root: Path) -> None:
-    """Give every folder under ``root`` mode 755 and every file mode 644 (umask-proof)."""
+    """Give every folder under ``root`` mode 755 and every file mode 644 (umask-proof).
+
+    Symlinks are left as they are: changing a link's mode would change its target's.
+    """
     for folder, dirs, files in os.walk(root):
         dirs.sort()
         for name in sorted(files):
-            Path(folder, name).chmod(FILE_MODE)
+            path = Path(folder, name)
+            if not path.is_symlink():
+                path.chmod(FILE_MODE)
         Path(folder).chmod(DIR_MODE)
 
 
@@ -191,8 +560,32 @@ def entries_hash(entries: Iterable[tuple[str, str, str]]) -> str:
 
 
 def copy_tree(src: Path, dest: Path) -> None:
-    """Copy the contents of folder ``src`` into ``dest`` (merging), keeping symlinks as links."""
+    """Copy the contents of folder ``src`` into ``dest`` (merging), keeping symlinks as links.
+
+    Raises:
+        ValueError: When a symlink under ``src`` leads outside ``src`` (its copy would show
+            whatever it points at); nothing is copied then.
+    """
+    escaping = escaping_links(src)
+    if escaping:
+        raise ValueError(f"{src / escaping[0]} is a symlink leading outside {src}")
     shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True, copy_function=shutil.copy2)
+
+
+def escaping_links(folder: Path) -> list[str]:
+    """The symlinks under ``folder`` (relative paths, sorted) that lead outside it.
+
+    A link is judged by its text, never followed: absolute targets and relative ones whose
+    ``..`` climb out of ``folder`` escape.
+    """
+    found = []
+    for current, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(dirs + files):
+            path = Path(current, name)
+            if path.is_symlink() and not _link_stays_inside(path, folder):
+                found.append(path.relative_to(folder).as_posix())
+    return found
 
 
 def copy_path(src: Path, dest: Path) -> None:
@@ -832,17 +1225,29 @@ def apply_stage_files(layout: Layout, workspace: Path, delta: Path) -> None:
         for name in sorted(files):
             rel = Path(folder, name).relative_to(delta)
             target = workspace / rel
-            _unlock_ancestors(target, workspace)
+            _real_parents(target, workspace)
             copy_path(Path(folder, name), target)
     protect_inputs(layout, workspace)
 
 
-def _unlock_ancestors(target: Path, workspace: Path) -> None:
-    """Give the owner write access to every existing folder between ``target`` and the root,
-    so a new file (or folder) can be created below read-only inputs without root rights."""
-    for folder in reversed(target.parents):
-        if folder.is_relative_to(workspace) and folder.is_dir() and not folder.is_symlink():
+def _real_parents(target: Path, root: Path) -> None:
+    """Make every folder between ``root`` and ``target`` a real, owner-writable folder.
+
+    A symlink (or a file) where a folder belongs is replaced by a folder, so that nothing is
+    ever written through a link the workspace's owner planted to reach outside it; the owner
+    gets write access to the existing folders, so a new file can be created below read-only
+    inputs without root rights.
+    """
+    folder = root
+    for part in target.relative_to(root).parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            remove_path(folder)
+        if folder.exists():
             folder.chmod(folder.stat().st_mode | 0o700)
+        else:
+            folder.mkdir()
+            folder.chmod(DIR_MODE)
 
 
 def protect_inputs(layout: Layout, workspace: Path) -> None:
@@ -870,7 +1275,7 @@ def make_workspace(
     private (judge, reference, witnesses, mutants, edge fixture, task.toml) is copied.
     """
     materialize(layout, dest, fixture="main", stage=stage, python=python)
-    shutil.copy2(layout.task_dir / "TASK.md", dest / "TASK.md")
+    copy_path(layout.task_dir / "TASK.md", dest / "TASK.md")
     for path in layout.editable:
         target = dest / path.rstrip("/")
         if path.endswith("/"):
@@ -937,7 +1342,7 @@ def _link_stays_inside(link: Path, root: Path) -> bool:
     if target.is_absolute():
         return False
     resolved = Path(os.path.normpath(link.parent.absolute() / target))
-    return resolved.is_relative_to(root.absolute())
+    return resolved.is_relative_to(Path(os.path.normpath(root.absolute())))
 
 
 def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) -> None:
@@ -970,8 +1375,10 @@ PYTHON_NAMES = ("python", "python3", "python3.12")
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for seed and candidate processes: inherited, minus Python overrides."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    """The environment for unsealed processes: inherited, minus Python overrides and the
+    working directories (``PWD``, ``OLDPWD``), which would name the caller's folders."""
+    dropped = ("PYTHONPATH", "PYTHONHOME", "PWD", "OLDPWD")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update({"PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"})
     env.update(extra or {})
     return env
@@ -1172,10 +1579,12 @@ class ServiceHandle:
     Attributes:
         process: The server process (its own process group).
         port: The port it announced with ``LISTENING <port>``.
+        log: The lines it printed after that (at most 64 KiB), while it runs.
     """
 
     process: subprocess.Popen[bytes]
     port: int
+    log: list[str] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -1210,10 +1619,14 @@ def _await_listening(process: subprocess.Popen[bytes], deadline: float) -> int:
     raise RuntimeError(f"service did not print 'LISTENING <port>' in time ({state})")
 
 
-def _drain(stream: IO[bytes]) -> None:
+def _drain(stream: IO[bytes], log: list[str]) -> None:
+    """Read a service's output to its end, keeping the first 64 KiB of lines in ``log``."""
+    kept = 0
     with contextlib.suppress(OSError, ValueError):
-        while stream.read(65536):
-            pass
+        for line in stream:
+            if kept < CAPTURE_LIMIT and line.strip():
+                kept += len(line)
+                log.append(line.decode("utf-8", "replace").rstrip("\r\n"))
 
 
 @contextlib.contextmanager
@@ -1234,8 +1647,9 @@ def start_service(
     try:
         port = _await_listening(process, time.monotonic() + timeout)
         assert process.stdout is not None
-        threading.Thread(target=_drain, args=(process.stdout,), daemon=True).start()
-        yield ServiceHandle(process, port)
+        handle = ServiceHandle(process, port)
+        threading.Thread(target=_drain, args=(process.stdout, handle.log), daemon=True).start()
+        yield handle
     finally:
         kill_group(process)
         process.wait()
@@ -1243,6 +1657,798 @@ def start_service(
         if process.stdout is not None:
             with contextlib.suppress(OSError):
                 process.stdout.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# sandbox
+# ---------------------------------------------------------------------------------------------
+
+SANDBOX_INHERITED = ("LANG", "LANGUAGE", "TZ", "PYTHONHASHSEED")  # and LC_*
+SANDBOX_HOME = "/tmp/home"
+SANDBOX_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+POD_ROOT = "/workspace"
+POD_LIB = "/run/benchlib"
+POD_UID_BASE = 0x60000000
+INSTALL_HINT = "install bubblewrap: apt-get install bubblewrap"
+USERNS_HINT = (
+    "unprivileged user namespaces are disabled: sysctl kernel.unprivileged_userns_clone=1 "
+    "(Debian), sysctl kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 23.10+) or "
+    "sysctl user.max_user_namespaces=15000"
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of a sandbox, set with ``setrlimit`` before bubblewrap starts.
+
+    Every process of the sandbox inherits them. ``None`` leaves a limit as it is.
+
+    Attributes:
+        cpu_seconds: CPU time of each process (RLIMIT_CPU).
+        memory_bytes: Address space of each process (RLIMIT_AS).
+        file_bytes: Largest file a process may write (RLIMIT_FSIZE): 1 GiB.
+        processes: Processes and threads the sandbox may run at once (RLIMIT_NPROC, counted
+            for its own uid: a fresh one when started as root, else added to the count of
+            the caller's uid).
+        tmp_bytes: Size of the sandbox's ``/tmp`` (and home) tmpfs.
+    """
+
+    cpu_seconds: int | None = 3600
+    memory_bytes: int | None = 8 << 30
+    file_bytes: int | None = 1 << 30
+    processes: int | None = 512
+    tmp_bytes: int = 1 << 30
+
+
+@dataclass(frozen=True)
+class Bind:
+    """A host path made visible in a sandbox.
+
+    Attributes:
+        source: The host path.
+        target: Where it appears inside (default: the same path).
+        writable: Read-write (the default is read-only).
+    """
+
+    source: Path
+    target: str = ""
+    writable: bool = False
+
+    @property
+    def inside(self) -> str:
+        """The path inside the sandbox."""
+        return self.target or str(self.source)
+
+
+@dataclass(frozen=True)
+class Seal:
+    """What a sealed process may see and do; :func:`seal_argv` turns it into bubblewrap options.
+
+    Two views:
+
+    * ``minimal`` (candidate commands, fixture services): a fresh, read-only root holding
+      only the system folders (``/usr``, ``/bin``, ``/sbin``, ``/lib*``, ``/etc``), a new
+      ``/dev``, the sandbox's own ``/proc``, a tmpfs ``/tmp`` (with ``$HOME``), and ``binds``.
+      Everything else -- task folders, the corpus, checkouts, judge folders, fixture caches,
+      runs folders -- does not exist.
+    * ``system`` (agents): the host's ``/`` read-only, each of ``hidden`` covered by an empty
+      tmpfs, then ``binds``.
+
+    Always: own user, PID, IPC, UTS, cgroup and network namespaces (a private loopback; the
+    host network only with ``network``), no capabilities, no new user namespaces, killed with
+    its parent, a new terminal session, and only the environment ``env`` (see
+    :func:`sandbox_env`; bubblewrap itself sets ``PWD`` to ``cwd``).
+
+    Attributes:
+        binds: Host paths to show, in order (later ones may cover earlier ones).
+        view: ``minimal`` or ``system``.
+        hidden: Paths covered by an empty tmpfs (``system`` view).
+        network: Share the host network (default: none but a private loopback).
+        limits: Resource limits.
+        env: The complete environment of the sealed process.
+        cwd: Working directory inside.
+        pid1: Run the command itself as PID 1, without bubblewrap's reaper (which would hold
+            the sandbox's standard streams where its processes can reach them).
+    """
+
+    binds: tuple[Bind, ...] = ()
+    view: str = "minimal"
+    hidden: tuple[str, ...] = ()
+    network: bool = False
+    limits: Limits = field(default_factory=Limits)
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str = "/"
+    pid1: bool = False
+
+
+def sandbox_env(
+    extra: Mapping[str, str] | None = None, *, path: Sequence[str] = ()
+) -> dict[str, str]:
+    """The environment of a sealed process: a whitelist of the caller's, plus ``extra``.
+
+    Kept from the caller: ``LANG``, ``LANGUAGE``, ``LC_*``, ``TZ`` and ``PYTHONHASHSEED``.
+    Set: ``PATH`` (``path``, then the system folders), ``HOME`` and ``TMPDIR`` (tmpfs),
+    ``PYTHONDONTWRITEBYTECODE=1`` and ``PYTHONIOENCODING=utf-8``. Never ``PWD``, ``OLDPWD``
+    or anything naming a benchsmith folder.
+    """
+    inherited = os.environ.items()
+    env = {k: v for k, v in inherited if k in SANDBOX_INHERITED or k.startswith("LC_")}
+    env |= {"PATH": ":".join([*path, *SANDBOX_PATH]), "HOME": SANDBOX_HOME, "TMPDIR": "/tmp"}
+    env |= {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
+    env.update(extra or {})
+    return env
+
+
+def _system_options() -> list[str]:
+    """The minimal view's system folders; symlinked ones (``/bin -> usr/bin``) as symlinks."""
+    options = []
+    for folder in SYSTEM_DIRS:
+        path = Path(folder)
+        if path.is_symlink():
+            options += ["--symlink", str(path.readlink()), folder]
+        elif path.is_dir():
+            options += ["--ro-bind", folder, folder]
+    return options
+
+
+def seal_options(seal: Seal) -> list[str]:
+    """The bubblewrap options (without ``bwrap`` and the command) that realize ``seal``."""
+    options = ["--unshare-all", "--unshare-user", "--disable-userns"]
+    options += ["--share-net"] if seal.network else []
+    options += ["--die-with-parent", "--new-session"] + (["--as-pid-1"] if seal.pid1 else [])
+    options += ["--cap-drop", "ALL"]
+    if seal.view == "system":
+        options += ["--ro-bind", "/", "/"]
+    elif seal.view == "minimal":
+        options += _system_options()
+    else:
+        raise ValueError(f"unknown sandbox view {seal.view!r}")
+    size = str(seal.limits.tmp_bytes)
+    options += ["--dev", "/dev", "--proc", "/proc", "--size", size, "--tmpfs", "/tmp"]
+    options += ["--dir", SANDBOX_HOME]
+    for hidden in seal.hidden:
+        options += ["--tmpfs", hidden]
+    for bind in seal.binds:
+        options += ["--bind" if bind.writable else "--ro-bind", str(bind.source), bind.inside]
+    options += ["--remount-ro", "/", "--clearenv"]  # the root is no scratch space
+    for name, value in sorted(seal.env.items()):
+        if name not in ("PWD", "OLDPWD"):
+            options += ["--setenv", name, value]
+    return [*options, "--chdir", seal.cwd]
+
+
+def seal_argv(seal: Seal, argv: Sequence[str]) -> list[str]:
+    """The complete bubblewrap command line that runs ``argv`` sealed by ``seal``.
+
+    For inspection and tests; :func:`sealed_popen` passes the options through ``--args FD``
+    instead, so that no host path shows on a command line.
+    """
+    return ["bwrap", *seal_options(seal), "--", *argv]
+
+
+def _drops_root() -> bool:
+    """Whether sealed processes started by this (root) process run as a fresh unprivileged uid.
+
+    Root keeps every capability inside bubblewrap without a user namespace, and the kernel
+    does not enforce RLIMIT_NPROC for uid 0, so root always drops to a fresh uid before
+    starting bubblewrap.
+    """
+    return os.geteuid() == 0
+
+
+_POD_UIDS = itertools.count()
+
+
+@dataclass(frozen=True)
+class _Identity:
+    """Whom the sandbox runs as: a fresh uid (when started by root) or the caller."""
+
+    uid: int
+    gid: int
+    fresh: bool
+
+    @classmethod
+    def choose(cls) -> _Identity:
+        if not _drops_root():
+            return cls(os.getuid(), os.getgid(), False)
+        number = (os.getpid() << 6 | next(_POD_UIDS) & 63) % (1 << 28)
+        return cls(POD_UID_BASE + number, POD_UID_BASE + number, True)
+
+
+def _reachable(path: Path, uid: int) -> bool:
+    """Whether ``uid`` (with no groups) may traverse every folder above ``path``."""
+    for folder in Path(os.path.realpath(path)).parents:
+        try:
+            info = folder.stat()
+        except OSError:
+            return False
+        bit = 0o100 if info.st_uid == uid else 0o001
+        if not info.st_mode & bit:
+            return False
+    return True
+
+
+def _chown_tree(root: Path, uid: int, gid: int) -> None:
+    """Give ``root`` and everything below it to ``uid`` (links themselves, never their targets)."""
+    os.chown(root, uid, gid, follow_symlinks=False)
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            os.chown(Path(folder, name), uid, gid, follow_symlinks=False)
+
+
+class _Mounts:
+    """The few libc calls that stage bind sources in a private mount namespace."""
+
+    CLONE_NEWNS = 0x00020000
+    MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+
+    def __init__(self) -> None:
+        import ctypes
+
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.errno = ctypes.get_errno
+
+    def check(self, result: int, what: str) -> None:
+        if result != 0:
+            code = self.errno()
+            raise OSError(code, f"{what}: {os.strerror(code)}")
+
+    def stage(self, pairs: Sequence[tuple[bytes, bytes]]) -> None:
+        """In the calling (child) process: a private mount namespace with ``pairs`` bound."""
+        self.check(self.libc.unshare(self.CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+        flags = self.MS_REC | self.MS_PRIVATE
+        self.check(self.libc.mount(b"none", b"/", None, flags, None), "mount --make-rprivate /")
+        for source, point in pairs:
+            flags = self.MS_BIND | self.MS_REC
+            self.check(self.libc.mount(source, point, None, flags, None), "mount --rbind")
+
+
+_MOUNTS: list[_Mounts] = []
+
+
+def _apply_limits(limits: Limits, identity: _Identity, processes: int) -> None:
+    """In the child: set the resource limits (before dropping root, which may lower them)."""
+    pairs = (
+        (resource.RLIMIT_CPU, limits.cpu_seconds),
+        (resource.RLIMIT_AS, limits.memory_bytes),
+        (resource.RLIMIT_FSIZE, limits.file_bytes),
+        (resource.RLIMIT_NPROC, processes if limits.processes is not None else None),
+        (resource.RLIMIT_CORE, 0),
+    )
+    for kind, value in pairs:
+        if value is not None:
+            _, hard = resource.getrlimit(kind)
+            top = value if hard == resource.RLIM_INFINITY or identity.fresh else min(value, hard)
+            resource.setrlimit(kind, (top, top))
+
+
+def _own_processes(uid: int) -> int:
+    """Processes and threads the kernel counts against RLIMIT_NPROC for ``uid`` (roughly)."""
+    count = 0
+    for pid in _proc_pids():
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if Path(f"/proc/{pid}").stat().st_uid == uid:
+                count += int(_stat_fields(pid)[17])
+    return count
+
+
+def _preexec(
+    limits: Limits, identity: _Identity, staged: Sequence[tuple[bytes, bytes]]
+) -> Callable[[], None]:
+    """What the child does between fork and exec of bwrap: stage, limit, drop root."""
+    mounts = _MOUNTS[0] if staged else None  # ctypes resolved before the fork
+    processes = limits.processes or 0
+    if not identity.fresh and limits.processes is not None:
+        processes += _own_processes(identity.uid)
+
+    def prepare() -> None:
+        if mounts is not None:
+            mounts.stage(staged)
+        _apply_limits(limits, identity, processes)
+        if identity.fresh:
+            os.setgroups([])
+            os.setresgid(identity.gid, identity.gid, identity.gid)
+            os.setresuid(identity.uid, identity.uid, identity.uid)
+
+    return prepare
+
+
+def _stage(seal: Seal, identity: _Identity, folder: Path) -> tuple[Seal, list[tuple[bytes, bytes]]]:
+    """Replace bind sources the sandbox uid cannot reach by mount points under ``folder``."""
+    if not identity.fresh:
+        return seal, []
+    binds, staged = [], []
+    for number, bind in enumerate(seal.binds):
+        if _reachable(bind.source, identity.uid):
+            binds.append(bind)
+            continue
+        point = folder / str(number)
+        if bind.source.is_dir():
+            point.mkdir()
+        else:
+            point.touch()
+        staged.append((os.fsencode(bind.source), os.fsencode(point)))
+        binds.append(Bind(point, bind.inside, bind.writable))
+    if staged and not _MOUNTS:
+        _MOUNTS.append(_Mounts())
+    return replace(seal, binds=tuple(binds)), staged
+
+
+@contextlib.contextmanager
+def sealed_popen(
+    seal: Seal,
+    argv: Sequence[str],
+    *,
+    stdin: Any = subprocess.DEVNULL,
+    stdout: Any = None,
+    stderr: Any = None,
+    pass_fds: Sequence[int] = (),
+    restore_owner: bool = True,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Start ``argv`` sealed by ``seal`` under bubblewrap; kill it (if still running) on exit.
+
+    The bubblewrap options travel through ``--args FD`` (a pipe), so no host path shows on
+    a command line. When the caller is root, the sandbox runs as a fresh unprivileged uid:
+    writable binds are handed to it for the duration (and back to the caller afterwards,
+    unless ``restore_owner`` is false), and bind sources it could not reach (below a
+    ``0700`` folder such as ``/root``) are first bound onto mount points it can reach, in a
+    private mount namespace. Resource limits are set before bubblewrap starts.
+
+    The sealed process dies with the thread that started it (``--die-with-parent``).
+
+    Raises:
+        OSError: When bubblewrap cannot be started at all.
+    """
+    identity = _Identity.choose()
+    staging = Path(tempfile.mkdtemp(prefix="benchlib-seal-"))
+    writable = [b.source for b in seal.binds if b.writable]
+    try:
+        staging.chmod(0o711)
+        sealed, staged = _stage(seal, identity, staging)
+        if identity.fresh:
+            for path in writable:
+                _chown_tree(path, identity.uid, identity.gid)
+        data = b"".join(os.fsencode(o) + b"\0" for o in seal_options(sealed))
+        if len(data) > 60_000:
+            raise ValueError("too many bubblewrap options for one pipe")
+        readable, feed = os.pipe()
+        try:
+            _write_all(feed, data)
+            os.close(feed)
+            process = subprocess.Popen(
+                ["bwrap", "--args", str(readable), "--", *argv], stdin=stdin, stdout=stdout,
+                stderr=stderr, pass_fds=(readable, *pass_fds),
+                preexec_fn=_preexec(seal.limits, identity, staged),
+            )  # fmt: skip
+        finally:
+            os.close(readable)
+        try:
+            yield process
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+    finally:
+        if identity.fresh and restore_owner:
+            for path in writable:
+                with contextlib.suppress(OSError):
+                    _chown_tree(path, os.geteuid(), os.getegid())
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+_STATUS: list[tuple[bool, str]] = []
+
+
+def sandbox_status(cache: Path | None = None) -> tuple[bool, str]:
+    """Whether sealed processes can run here: ``(True, "")`` or ``(False, cause and fix)``.
+
+    Probes once per process by sealing ``true`` exactly as every sandbox is started (fresh
+    uid and all); the result is cached, and kept in the fixture ``cache`` when one is given
+    (the judges of one check or run invocation then probe once between them).
+    """
+    kept = cache / ".pod" / "sandbox.json" if cache is not None else None
+    if not _STATUS and kept is not None:
+        with contextlib.suppress(OSError, ValueError, TypeError):
+            ok, why = json.loads(kept.read_text(encoding="utf-8"))
+            _STATUS.append((bool(ok), str(why)))
+    if not _STATUS:
+        _STATUS.append(_probe())
+        if kept is not None:
+            _keep_text(json.dumps(list(_STATUS[0])), kept)
+    return _STATUS[0]
+
+
+def _probe() -> tuple[bool, str]:
+    if shutil.which("bwrap") is None:
+        return False, f"bubblewrap (bwrap) is not on PATH; {INSTALL_HINT}"
+    seal = Seal(env=sandbox_env(), limits=Limits(processes=64))
+    try:
+        with sealed_popen(
+            seal, ["true"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        ) as process:
+            _, err = process.communicate(timeout=30)
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        return False, f"cannot start bwrap: {exc}"
+    if process.returncode == 0:
+        return True, ""
+    message = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+    return False, _explain(message[0], process.returncode)
+
+
+def _explain(message: str, code: int) -> str:
+    """The cause (bwrap's words) and the fix of a failed probe."""
+    lowered = message.lower()
+    namespaces = ("uid map", "namespace", "operation not permitted", "permission denied")
+    if any(word in lowered for word in namespaces):
+        return f"{message} — {USERNS_HINT}"
+    return f"bwrap failed (exit status {code}): {message}"
+
+
+@dataclass(frozen=True)
+class Interpreter:
+    """A Python interpreter as a sandbox needs it.
+
+    Attributes:
+        executable: The real executable (pyenv shims and venv links resolved).
+        prefix: ``sys.base_prefix``: the installation bound read-only into sandboxes.
+    """
+
+    executable: str
+    prefix: str
+
+    def binds(self) -> tuple[Bind, ...]:
+        """Read-only binds that make the interpreter work inside a minimal view (none when it
+        lives in the system folders)."""
+        kept: list[str] = []
+        for path in sorted({self.prefix, str(Path(self.executable).parent)}, key=len):
+            if not any(_below(path, k) for k in [*kept, *SYSTEM_DIRS]):
+                kept.append(path)
+        return tuple(Bind(Path(p)) for p in kept)
+
+
+def _below(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or lies inside it (lexically)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+_INTERPRETERS: dict[str, Interpreter] = {}
+_PROBE_PYTHON = (
+    "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), sys.base_prefix]))"
+)
+
+
+def interpreter(python: str) -> Interpreter:
+    """Resolve ``python`` (a name on PATH, a pyenv shim, a venv's link) by running it once.
+
+    Raises:
+        RuntimeError: When it cannot be run.
+    """
+    if python not in _INTERPRETERS:
+        try:
+            done = subprocess.run(
+                [python, "-I", "-S", "-c", _PROBE_PYTHON], capture_output=True, text=True,
+                timeout=60, check=True, env=clean_env(),
+            )  # fmt: skip
+            executable, prefix = json.loads(done.stdout)
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            raise RuntimeError(f"cannot run the interpreter {python}: {exc}") from None
+        _INTERPRETERS[python] = Interpreter(executable, prefix)
+    return _INTERPRETERS[python]
+
+
+@dataclass(frozen=True)
+class PodService:
+    """A fixture service a pod starts before its commands.
+
+    Attributes:
+        name: The service's name (log lines and errors carry it).
+        argv: Its command line (``--port 0`` included), interpreter resolved.
+        url_file: Path, relative to the fixture root, that receives its base URL.
+        python: Whether ``argv`` runs a Python script or module (then it is started through
+            benchlib's non-dumpable service wrapper, so no command can forge its output).
+        cwd: Working directory, relative to the fixture root.
+    """
+
+    name: str
+    argv: tuple[str, ...]
+    url_file: str
+    python: bool = True
+    cwd: str = "."
+
+
+@dataclass(frozen=True)
+class PodCommand:
+    """A command a pod runs in the fixture root.
+
+    Attributes:
+        argv: The command line, interpreter resolved.
+        cwd: Working directory, relative to the fixture root.
+        stdin: File fed to standard input, relative to the fixture root.
+        timeout: Seconds before its session is killed.
+    """
+
+    argv: tuple[str, ...]
+    cwd: str = "."
+    stdin: str | None = None
+    timeout: float = 60.0
+
+
+@dataclass
+class PodOutcome:
+    """What a pod reported.
+
+    Attributes:
+        results: One result per command, in order.
+        ports: Each started service's port.
+        logs: Each service's output lines (at most 64 KiB per service).
+        error: Why a service did not start (then no command ran); empty otherwise.
+    """
+
+    results: list[CommandResult]
+    ports: dict[str, int] = field(default_factory=dict)
+    logs: dict[str, list[str]] = field(default_factory=dict)
+    error: str = ""
+
+
+_PREPARE = (
+    "import json, os, py_compile, sys; "
+    "py_compile.compile(sys.argv[1], cfile=sys.argv[2], dfile=sys.argv[3], doraise=True); "
+    "print(json.dumps([os.path.realpath(sys.executable), sys.base_prefix]))"
+)
+
+
+@dataclass(frozen=True)
+class PodKit:
+    """What every pod of one judging shares: the interpreter and a private runtime copy.
+
+    Attributes:
+        interpreter: The candidates' interpreter (PID 1 runs it too).
+        lib: Private folder holding the copy of this runtime that PID 1 runs.
+        entry: The file PID 1 runs: ``benchlib.pyc``, compiled ahead so that it starts in
+            milliseconds (``benchlib.py`` when compiling failed).
+    """
+
+    interpreter: Interpreter
+    lib: Path
+    entry: str
+
+    @classmethod
+    def prepare(cls, folder: Path, python: str, cache: Path | None = None) -> PodKit:
+        """Copy this runtime into the private ``folder`` -- before any candidate code runs,
+        so that nothing a candidate does can change what later pods execute -- and compile it
+        with ``python``, which is resolved at the same time. Both results are kept in the
+        fixture ``cache`` (written only by judges) for the next judge of the same run.
+
+        Raises:
+            RuntimeError: When ``python`` cannot be run.
+        """
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.chmod(DIR_MODE)
+        source = Path(__file__).read_bytes()
+        (folder / "benchlib.py").write_bytes(source)
+        key = hashlib.sha256(source + python.encode()).hexdigest()[:20]
+        kept = cache / ".pod" / key if cache is not None else None
+        info = _kept_interpreter(kept, folder / "benchlib.pyc")
+        if info is None:
+            info = cls._compile(python, folder)
+            if kept is not None and info is not None:
+                _keep(folder / "benchlib.pyc", kept.with_suffix(".pyc"))
+                _keep_text(json.dumps([info.executable, info.prefix]), kept.with_suffix(".json"))
+        if info is None:  # compiling failed: PID 1 runs (and compiles) the source
+            (folder / "benchlib.py").chmod(FILE_MODE)
+            return cls(interpreter(python), folder, "benchlib.py")
+        for name in ("benchlib.py", "benchlib.pyc"):
+            (folder / name).chmod(FILE_MODE)
+        return cls(info, folder, "benchlib.pyc")
+
+    @staticmethod
+    def _compile(python: str, folder: Path) -> Interpreter | None:
+        """Compile ``folder/benchlib.py`` with ``python``; the interpreter, or None."""
+        argv = [python, "-I", "-S", "-c", _PREPARE, str(folder / "benchlib.py")]
+        argv += [str(folder / "benchlib.pyc"), f"{POD_LIB}/benchlib.py"]
+        try:
+            done = subprocess.run(
+                argv, capture_output=True, text=True, timeout=120, check=True, env=clean_env()
+            )
+            executable, prefix = json.loads(done.stdout)
+        except (OSError, ValueError, subprocess.SubprocessError):
+            return None
+        return Interpreter(executable, prefix)
+
+
+def _kept_interpreter(kept: Path | None, compiled: Path) -> Interpreter | None:
+    """The interpreter and compiled runtime a previous judge kept (copied to ``compiled``)."""
+    if kept is None:
+        return None
+    try:
+        executable, prefix = json.loads(kept.with_suffix(".json").read_text(encoding="utf-8"))
+        shutil.copyfile(kept.with_suffix(".pyc"), compiled)
+    except (OSError, ValueError):
+        return None
+    return Interpreter(executable, prefix)
+
+
+def _keep_text(text: str, kept: Path) -> None:
+    """Write ``text`` to ``kept`` atomically."""
+    with contextlib.suppress(OSError):
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=".benchlib-", dir=kept.parent)
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        Path(name).replace(kept)
+
+
+def _keep(path: Path, kept: Path) -> None:
+    """Copy ``path`` to ``kept`` atomically (concurrent judges may race; either copy wins)."""
+    with contextlib.suppress(OSError):
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=".benchlib-", dir=kept.parent)
+        os.close(handle)
+        shutil.copyfile(path, name)
+        Path(name).replace(kept)
+
+
+def _inside(rel: str) -> str:
+    """The path inside a pod of ``rel`` (relative to the fixture root)."""
+    return posixpath.normpath(posixpath.join(POD_ROOT, rel))
+
+
+def run_pod(
+    kit: PodKit,
+    root: Path,
+    *,
+    commands: Sequence[PodCommand],
+    services: Sequence[PodService] = (),
+    scratch: Path,
+    limits: Limits | None = None,
+    service_timeout: float = 15.0,
+) -> PodOutcome:
+    """Run ``services`` and then ``commands`` in one sandbox over the fixture ``root``.
+
+    The pod is one minimal-view :class:`Seal`: ``root`` is its writable ``/workspace``, the
+    interpreter and ``kit``'s runtime copy are read-only, and PID 1 is benchlib's supervisor
+    (``--pod``). Services and commands share the pod's private loopback and nothing else.
+    Standard output and error of each command go to files under ``scratch``. Never raises
+    for what the commands do; a service that does not start is ``error``.
+    """
+    scratch.mkdir(parents=True, exist_ok=True)
+    token = run_token()
+    env = sandbox_env(
+        {RUN_TOKEN_VARIABLE: token}, path=[str(Path(kit.interpreter.executable).parent)]
+    )
+    captures = [
+        (_scratch_file(scratch, "stdout-"), _scratch_file(scratch, "stderr-")) for _ in commands
+    ]
+    handles = [os.open(p, os.O_WRONLY) for pair in captures for p in pair]
+    plan = {
+        "lib": f"{POD_LIB}/{kit.entry}",
+        "env": env,
+        "services": [_service_plan(s, service_timeout) for s in services],
+        "commands": [
+            _command_plan(c, handles[2 * n], handles[2 * n + 1]) for n, c in enumerate(commands)
+        ],
+    }
+    plan_path = _scratch_file(scratch, "plan-")
+    plan_path.write_text(json.dumps(plan), encoding="utf-8")
+    seal = Seal(
+        binds=(*kit.interpreter.binds(), Bind(kit.lib, POD_LIB), Bind(root, POD_ROOT, True)),
+        env=env, cwd=POD_ROOT, pid1=True, limits=limits or Limits(),
+    )  # fmt: skip
+    argv = [kit.interpreter.executable, "-I", "-S", f"{POD_LIB}/{kit.entry}", POD_FLAG]
+    budget = sum(c.timeout for c in commands) + service_timeout * len(services) + 30.0
+    log_path = _scratch_file(scratch, "pod-")
+    try:
+        with open(plan_path, "rb") as plan_in, open(log_path, "wb") as log, sealed_popen(
+            seal, argv, stdin=plan_in, stdout=subprocess.PIPE, stderr=log, pass_fds=handles,
+            restore_owner=False,
+        ) as process:  # fmt: skip
+            for handle in handles:
+                os.close(handle)
+            handles = []
+            assert process.stdout is not None
+            events = _pod_events(process, time.monotonic() + budget)
+    finally:
+        for handle in handles:
+            os.close(handle)
+    return _pod_outcome(commands, captures, events, log_path)
+
+
+def _reported_result(
+    argv: list[str], event: Mapping[str, Any], out: Path, err: Path
+) -> CommandResult:
+    """The result of a command the pod reported on."""
+    code = event.get("returncode")
+    return CommandResult(
+        argv=argv,
+        returncode=None if code is None else int(code),
+        timed_out=bool(event.get("timed_out")),
+        stdout=_head(out),
+        stderr=_head(err),
+        stdout_path=out,
+        error=str(event.get("error") or ""),
+    )
+
+
+def _service_plan(service: PodService, timeout: float) -> dict[str, Any]:
+    return {
+        "name": service.name,
+        "argv": list(service.argv),
+        "cwd": _inside(service.cwd),
+        "url_file": _inside(service.url_file) if service.url_file else "",
+        "python": service.python,
+        "timeout": timeout,
+    }
+
+
+def _command_plan(command: PodCommand, stdout: int, stderr: int) -> dict[str, Any]:
+    return {
+        "argv": list(command.argv),
+        "cwd": _inside(command.cwd),
+        "stdin": _inside(command.stdin) if command.stdin else None,
+        "timeout": command.timeout,
+        "stdout_fd": stdout,
+        "stderr_fd": stderr,
+    }
+
+
+def _pod_events(process: subprocess.Popen[bytes], deadline: float) -> list[dict[str, Any]]:
+    """Read the pod's result lines until it closes its channel (killing it at ``deadline``)."""
+    assert process.stdout is not None
+    channel, buffer, events = process.stdout.fileno(), b"", []
+    while True:
+        remaining = deadline - time.monotonic()
+        ready = select.select([channel], [], [], max(0.0, remaining))[0] if remaining > 0 else []
+        if not ready:
+            process.kill()
+            events.append({"event": "deadline"})
+            break
+        chunk = os.read(channel, 65536)
+        if not chunk:
+            break
+        lines = (buffer + chunk).split(b"\n")
+        buffer = lines.pop()
+        for line in lines:
+            with contextlib.suppress(ValueError):
+                event = json.loads(line)
+                if isinstance(event, dict):
+                    events.append(event)
+    process.wait()
+    return events
+
+
+def _pod_outcome(
+    commands: Sequence[PodCommand],
+    captures: Sequence[tuple[Path, Path]],
+    events: Sequence[Mapping[str, Any]],
+    log_path: Path,
+) -> PodOutcome:
+    """Turn the pod's result lines into command results, ports, logs and an error."""
+    outcome = PodOutcome([])
+    reported: dict[int, Mapping[str, Any]] = {}
+    for event in events:
+        kind, name = event.get("event"), str(event.get("name", ""))
+        if kind == "service" and "port" in event:
+            outcome.ports[name] = int(event["port"])
+        elif kind == "service":
+            outcome.error = str(event.get("error", "service failed"))
+        elif kind == "log":
+            outcome.logs.setdefault(name, []).append(str(event.get("line", "")))
+        elif kind == "command":
+            reported[int(event.get("index", -1))] = event
+    late = any(e.get("event") == "deadline" for e in events)
+    done = any(e.get("event") == "done" for e in events)
+    last = _head(log_path, CAPTURE_LIMIT).strip().splitlines()[-1:]
+    crash = "the sandbox ended unexpectedly" + (f": {last[0]}" if last else "")
+    for number, (command, (out, err)) in enumerate(zip(commands, captures, strict=True)):
+        report = reported.get(number)
+        argv = list(command.argv)
+        if report is None:
+            why = "" if late else "not run: " + (outcome.error or ("" if done else crash))
+            outcome.results.append(CommandResult(argv, None, late, "", "", out, why.strip()))
+            continue
+        outcome.results.append(_reported_result(argv, report, out, err))
+    return outcome
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1583,6 +2789,7 @@ class Run:
         files: Readers of ``root`` (candidate outputs, and inputs as the candidate left them).
         source: Readers of the pristine fixture (trust these for inputs).
         results: One :class:`CommandResult` per declared command, in order.
+        service_logs: The lines each fixture service printed after ``LISTENING <port>``.
     """
 
     fixture: str
@@ -1591,6 +2798,7 @@ class Run:
     source: Files
     results: list[CommandResult] = field(default_factory=list)
     memo: dict[str, Any] = field(default_factory=dict)
+    service_logs: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def last(self) -> CommandResult:
@@ -1776,9 +2984,18 @@ class Judge:
         parser.add_argument(
             "--time-scale", type=_positive, default=1.0, help="multiply every command timeout"
         )
+        parser.add_argument(
+            "--unsealed", action="store_true",
+            help="run the commands without the bubblewrap sandbox (unsafe; noted in the verdict)",
+        )  # fmt: skip
         args = parser.parse_args(argv)
         stdout = sys.stdout
         try:
+            sealed, why = (
+                (False, "--unsealed was given")
+                if args.unsealed
+                else sandbox_status(args.fixture_cache)
+            )
             # Anything an authored check prints goes to stderr: stdout carries one object.
             with contextlib.redirect_stdout(sys.stderr):
                 verdict = self.evaluate(
@@ -1786,7 +3003,10 @@ class Judge:
                     python=args.python,
                     cache=args.fixture_cache,
                     time_scale=args.time_scale,
+                    sealed=sealed,
                 )
+            if not sealed:
+                verdict["notes"] = [_clip(f"unsealed: {why}"), *verdict["notes"]][:50]
             code = 0
         except (Exception, SystemExit) as exc:  # a verdict is printed whatever went wrong
             verdict = error_verdict(f"judge error: {type(exc).__name__}: {exc}")
@@ -1802,26 +3022,38 @@ class Judge:
         python: str,
         cache: Path | None = None,
         time_scale: float = 1.0,
+        sealed: bool = False,
     ) -> dict[str, Any]:
         """Judge ``workspace`` (read only) and return the verdict mapping.
 
         ``time_scale`` multiplies every command timeout (validation tools shorten the wait
-        for a candidate that never ends; the runner and the corpus use 1).
+        for a candidate that never ends; the runner and the corpus use 1). With ``sealed``,
+        the commands (and fixture services) of each fixture run in one sandbox
+        (:func:`run_pod`) that sees nothing but the system, the interpreter and that
+        fixture; this runtime is copied into the judge's private folder before any of them.
         """
         if not workspace.is_dir():
             raise RuntimeError(f"workspace {workspace} is not a folder")
         self.validate()
         with tempfile.TemporaryDirectory(prefix="benchlib-judge-") as tmp:
-            trial = self.trial(workspace, Path(tmp), python=python, cache=cache)
+            kit = PodKit.prepare(Path(tmp) / "lib", python, cache) if sealed else None
+            trial = self.trial(workspace, Path(tmp), python=python, cache=cache, kit=kit)
             trial.time_scale = time_scale
             return trial.verdict()
 
     def trial(
-        self, workspace: Path, tmp: Path, *, python: str, cache: Path | None = None
+        self,
+        workspace: Path,
+        tmp: Path,
+        *,
+        python: str,
+        cache: Path | None = None,
+        kit: PodKit | None = None,
     ) -> _Trial:
-        """A judging of ``workspace`` with scratch folder ``tmp`` (see :func:`produce`)."""
+        """A judging of ``workspace`` with scratch folder ``tmp`` (see :func:`produce`); its
+        commands run sealed in pods when given a ``kit``."""
         layout = Layout.from_task(self.task_dir, self.task)
-        return _Trial(self, layout, tmp, workspace.resolve(), python, cache)
+        return _Trial(self, layout, tmp, workspace.resolve(), python, cache, kit)
 
     def validate(self) -> None:
         """Raise :class:`JudgeDefect` when the declared checks cannot decide every level."""
@@ -1881,6 +3113,22 @@ def produce(
     return run
 
 
+def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
+    """A declared service as a pod starts it (``--port 0`` appended)."""
+    argv = shlex.split(spec["run"])
+    resolved = (*resolve_argv(argv, python), "--port", "0")
+    return PodService(
+        spec["name"], resolved, spec["url_file"], argv[:1] != [] and argv[0] in PYTHON_NAMES
+    )
+
+
+def _pod_command(spec: Mapping[str, Any], python: str, time_scale: float) -> PodCommand:
+    """A declared command as a pod runs it (its timeout times ``time_scale``)."""
+    argv = tuple(resolve_argv(spec["argv"], python))
+    timeout = float(spec["timeout"]) * time_scale
+    return PodCommand(argv, spec.get("cwd", "."), spec.get("stdin"), timeout)
+
+
 def _not_run(command: Mapping[str, Any], why: str) -> CommandResult:
     return CommandResult(list(command["argv"]), None, False, "", "", None, f"not run: {why}")
 
@@ -1907,10 +3155,10 @@ class _Trial:
 
     def __init__(
         self, judge: Judge, layout: Layout, tmp: Path, workspace: Path, python: str,
-        cache: Path | None,
+        cache: Path | None, kit: PodKit | None = None,
     ) -> None:  # fmt: skip
         self.judge, self.layout, self.tmp = judge, layout, tmp
-        self.workspace, self.python, self.cache = workspace, python, cache
+        self.workspace, self.python, self.cache, self.kit = workspace, python, cache, kit
         self.time_scale = 1.0
         self.env: Mapping[str, str] | None = None
         self.notes: list[str] = []
@@ -1951,9 +3199,13 @@ class _Trial:
 
     def execute(self, run: Run) -> None:
         """Run every declared command in order (services up around them)."""
+        if self.kit is not None:
+            self.execute_sealed(run, self.kit)
+            return
         with contextlib.ExitStack() as stack:
             for service in self.judge.task.get("services", []):
                 handle = stack.enter_context(self.start(service, run.root))
+                run.service_logs[service["name"]] = handle.log
                 target = run.root / service["url_file"]
                 ensure_parent(target)
                 target.write_text(handle.url + "\n", encoding="utf-8")
@@ -1962,6 +3214,24 @@ class _Trial:
                     run.results.append(_not_run(command, "an earlier command timed out"))
                 else:
                     run.results.append(self.run_one(command, run.root))
+
+    def execute_sealed(self, run: Run, kit: PodKit) -> None:
+        """Run the services and commands in one sandbox over the fixture (see :func:`run_pod`).
+
+        Raises:
+            RuntimeError: When a service did not start (as :func:`start_service` does).
+        """
+        python = kit.interpreter.executable
+        services = [_pod_service(s, python) for s in self.judge.task.get("services", [])]
+        scale = self.time_scale
+        commands = [_pod_command(c, python, scale) for c in self.judge.task["commands"]]
+        outcome = run_pod(
+            kit, run.root, commands=commands, services=services, scratch=self.tmp / "scratch"
+        )
+        if outcome.error:
+            raise RuntimeError(outcome.error)
+        run.results.extend(outcome.results)
+        run.service_logs.update(outcome.logs)
 
     def start(
         self, service: Mapping[str, Any], root: Path
