@@ -142,7 +142,8 @@ class _Quarter:
 
 
 def ledger(ctx: benchlib.SeedContext) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
-    """The quarter's bank rows (by posted_date) and receipts (by paid_date)."""
+    """The quarter's bank rows (newest first, as the bank exports them) and receipts (by
+    paid_date)."""
     rng = random.Random(f"{ctx.seed}/ledger")
     anchors = []
     for name in ctx.anchors:  # declaration order
@@ -181,13 +182,13 @@ def ledger(ctx: benchlib.SeedContext) -> tuple[list[dict[str, str]], list[dict[s
     for merchant, currency, paid in STRAYS:
         quarter.add_receipt(merchant, paid, quarter.amount(6, 90), currency)
 
-    quarter.bank.sort(key=lambda r: r["posted_date"])
+    quarter.bank.sort(key=lambda r: r["posted_date"], reverse=True)  # stable: ties keep order
     quarter.receipts.sort(key=lambda r: r["paid_date"])
     return quarter.bank, quarter.receipts
 
 
 def bank_csv(ctx: benchlib.SeedContext) -> None:
-    """inputs/bank.csv: the checking-account export, by posted_date."""
+    """inputs/bank.csv: the checking-account export, newest posted_date first."""
     ctx.write_csv(ctx.path, BANK_HEADER, ledger(ctx)[0])
 
 

@@ -116,14 +116,14 @@ TASK = {
             "name": "adjacent-same-value#1",
             "file": "output/reconciliation.csv",
             "level": 4,
-            "where": {"transaction_id": "TXF6R3T8JE"},
+            "where": {"transaction_id": "TXB9V4X2NC"},
             "equals": {"matched_receipt_id": "R47310"},
         },
         {
             "name": "adjacent-same-value#2",
             "file": "output/reconciliation.csv",
             "level": 4,
-            "where": {"transaction_id": "TXB9V4X2NC"},
+            "where": {"transaction_id": "TXF6R3T8JE"},
             "equals": {"matched_receipt_id": "R40562"},
         },
         {
@@ -250,6 +250,66 @@ TASK = {
             "where": {"receipt_id": "R30288"},
             "equals": {"currency": "CAD"},
         },
+        {
+            "name": "sharp-s#1",
+            "file": "output/reconciliation.csv",
+            "level": 4,
+            "where": {"transaction_id": "TXQ5W8E3RF"},
+            "equals": {"matched_receipt_id": "R38254", "status": "matched"},
+        },
+        {
+            "name": "ampersand-gap#1",
+            "file": "output/reconciliation.csv",
+            "level": 4,
+            "where": {"transaction_id": "TXY3C6V9BM"},
+            "equals": {"matched_receipt_id": "R56017", "status": "matched"},
+        },
+        {
+            "name": "spaces-kept#1",
+            "file": "output/reconciliation.csv",
+            "level": 4,
+            "where": {"transaction_id": "TXL2N7D4WC"},
+            "equals": {"matched_receipt_id": "", "status": "unmatched"},
+        },
+        {
+            "name": "spaces-kept#2",
+            "file": "output/unmatched_receipts.csv",
+            "level": 4,
+            "where": {"receipt_id": "R22409"},
+            "count": 1,
+        },
+        {
+            "name": "micro-deposits#1",
+            "file": "output/reconciliation.csv",
+            "level": 4,
+            "where": {"transaction_id": "TXK7M3B8QE"},
+            "equals": {"category": "Refund", "status": "credit"},
+        },
+        {
+            "name": "micro-deposits#2",
+            "file": "output/reconciliation.csv",
+            "level": 4,
+            "where": {"transaction_id": "TXW6P2J5LA"},
+            "equals": {
+                "category": "Uncategorized",
+                "matched_receipt_id": "",
+                "status": "unmatched",
+            },
+        },
+        {
+            "name": "returned-in-full#1",
+            "file": "output/reconciliation.csv",
+            "level": 4,
+            "where": {"transaction_id": "TXC3J9T5HY"},
+            "equals": {"category": "Clothing", "matched_receipt_id": "", "status": "credit"},
+        },
+        {
+            "name": "returned-in-full#2",
+            "file": "output/monthly_summary.json",
+            "level": 4,
+            "path": "2025-03.Clothing",
+            "equals": "0.00",
+        },
     ],
     "edge_expect": [
         {
@@ -274,7 +334,10 @@ TASK = {
 judge = benchlib.Judge(TASK)
 
 # region authored: benchsmith keeps these lines when it rebuilds judge.py
+import csv
 import datetime
+import io
+import json
 import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
@@ -449,6 +512,39 @@ def summary_exact(run: benchlib.Run) -> None:
 def unmatched_receipts_exact(run: benchlib.Run) -> None:
     """The receipts no debit took, in receipts.json order."""
     benchlib.expect_equal(run.csv(UNMATCHED), truth(run).unmatched, UNMATCHED)
+
+
+@judge.check(level=4)
+def csv_written_as_stated(run: benchlib.Run) -> None:
+    """TASK.md: CSV exactly as csv.writer(stream, lineterminator="\\n") writes it (LF, minimal
+    quoting): the text equals its own rows written that way."""
+    for path in (RECONCILIATION, UNMATCHED):
+        text = run.text(path)
+        canonical = io.StringIO()
+        csv.writer(canonical, lineterminator="\n").writerows(run.files.csv_rows(path))
+        lines = text.split("\n")  # a CRLF line keeps its CR: the note shows it
+        want = canonical.getvalue().split("\n")
+        benchlib.expect_equal(lines, want, f"{path} lines (LF endings, minimal quoting)")
+
+
+def unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    keys = [k for k, _ in pairs]
+    benchlib.expect(len(set(keys)) == len(keys), f"{SUMMARY}: a key appears twice in one object")
+    return dict(pairs)
+
+
+@judge.check(level=4)
+def summary_keys_ascending(run: benchlib.Run) -> None:
+    """TASK.md: months ascending, and within each month the categories ascending."""
+    try:
+        summary = json.loads(run.text(SUMMARY), object_pairs_hook=unique_pairs)
+    except ValueError as exc:
+        raise benchlib.CheckFailed(f"{SUMMARY}: not valid JSON ({exc})") from None
+    benchlib.expect(isinstance(summary, dict), f"{SUMMARY}: not a JSON object")
+    benchlib.expect_equal(list(summary), sorted(summary), f"{SUMMARY} month order")
+    for month, categories in summary.items():
+        benchlib.expect(isinstance(categories, dict), f"{SUMMARY}: {month} is not an object")
+        benchlib.expect_equal(list(categories), sorted(categories), f"{SUMMARY} {month} order")
 
 
 # endregion authored

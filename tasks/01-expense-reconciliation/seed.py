@@ -114,13 +114,13 @@ TASK = {
                 "amount": "-14.25",
             },
             {
-                "receipt_id": "R47310",
+                "receipt_id": "R40562",
                 "merchant": "Sweet Crumb Bakery",
                 "paid_date": "2025-03-10",
                 "total": "14.25",
             },
             {
-                "receipt_id": "R40562",
+                "receipt_id": "R47310",
                 "merchant": "Sweet Crumb Bakery",
                 "paid_date": "2025-03-11",
                 "total": "14.25",
@@ -297,6 +297,88 @@ TASK = {
                 "merchant": "Tim Hortons",
                 "paid_date": "2025-02-09",
                 "total": "6.45",
+            },
+        ],
+        "sharp-s": [
+            {
+                "transaction_id": "TXQ5W8E3RF",
+                "posted_date": "2025-02-22",
+                "description": "GROSSE BACKSTUBE PORTLAND OR",
+                "amount": "-16.80",
+            },
+            {
+                "receipt_id": "R38254",
+                "merchant": "Große Backstube",
+                "paid_date": "2025-02-22",
+                "total": "16.80",
+            },
+        ],
+        "ampersand-gap": [
+            {
+                "transaction_id": "TXY3C6V9BM",
+                "posted_date": "2025-03-13",
+                "description": "BARNES NOBLE #2231",
+                "amount": "-38.47",
+            },
+            {
+                "receipt_id": "R56017",
+                "merchant": "Barnes & Noble",
+                "paid_date": "2025-03-12",
+                "total": "38.47",
+            },
+        ],
+        "spaces-kept": [
+            {
+                "transaction_id": "TXL2N7D4WC",
+                "posted_date": "2025-01-30",
+                "description": "SMARTSUPPLY.COM",
+                "amount": "-44.19",
+            },
+            {
+                "receipt_id": "R22409",
+                "merchant": "Art Supply",
+                "paid_date": "2025-01-30",
+                "total": "44.19",
+            },
+        ],
+        "micro-deposits": [
+            {
+                "transaction_id": "TXK7M3B8QE",
+                "posted_date": "2025-01-06",
+                "description": "VENMO VERIFICATION DEPOSIT",
+                "amount": "0.32",
+            },
+            {
+                "transaction_id": "TXH4R9F2ND",
+                "posted_date": "2025-01-06",
+                "description": "VENMO VERIFICATION DEPOSIT",
+                "amount": "0.45",
+            },
+            {
+                "transaction_id": "TXW6P2J5LA",
+                "posted_date": "2025-01-07",
+                "description": "VENMO VERIFICATION WITHDRAWAL",
+                "amount": "-0.77",
+            },
+        ],
+        "returned-in-full": [
+            {
+                "transaction_id": "TXZ8G4K6SU",
+                "posted_date": "2025-03-05",
+                "description": "PATAGONIA PORTLAND OR",
+                "amount": "-129.00",
+            },
+            {
+                "receipt_id": "R52816",
+                "merchant": "Patagonia",
+                "paid_date": "2025-03-05",
+                "total": "129.00",
+            },
+            {
+                "transaction_id": "TXC3J9T5HY",
+                "posted_date": "2025-03-19",
+                "description": "PATAGONIA PORTLAND OR REFUND",
+                "amount": "129.00",
             },
         ],
     },
