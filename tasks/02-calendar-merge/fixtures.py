@@ -4,7 +4,8 @@ Every file is iCalendar text with CRLF line endings; lines longer than 75 octets
 (RFC 5545 section 3.1). Events are plain dicts, the same shape as the anchor records of
 task.toml:
 
-    calendar  nyc | berlin | tokyo | late           (which file the version sits in)
+    calendar  nyc | berlin | tokyo | late | backup  (which file the version sits in; backup
+                                                     is berlin-office.ics.bak, not a calendar)
     uid, summary                                     text as written (escapes included)
     start, end   "YYYYMMDDTHHMMSS" local, "...Z" UTC, or "YYYYMMDD" all-day (end optional)
     tzid, sequence, status, location, language, description   optional
@@ -32,6 +33,8 @@ CALENDARS = {
     "tokyo": ("tokyo-partners.ics", "Tokyo Partners", "Asia/Tokyo", "tokyo.example.com"),
 }
 LATE = ("late_changes.ics", "Late changes", "Europe/Berlin")
+# An old backup of the Berlin export beside the calendars: not a .ics file, so not a calendar.
+BACKUP = ("berlin-office.ics.bak", "Berlin Office", "Europe/Berlin")
 
 SUMMARIES = {
     "nyc": [
@@ -310,7 +313,7 @@ def reschedule_copy(rng: random.Random, event: dict, key: str) -> dict:
 
 
 def team_calendars(ctx: benchlib.SeedContext) -> None:
-    """inputs/calendars/: three calendars of 30 VEVENTs each, anchors included."""
+    """inputs/calendars/: three calendars of 30 VEVENTs each, anchors included, and a backup."""
     rng = ctx.rng
     days = weekdays()
     anchors = [a for a in anchor_events(ctx) if a["calendar"] in CALENDARS]
@@ -355,6 +358,9 @@ def team_calendars(ctx: benchlib.SeedContext) -> None:
         name, title, zone, _ = CALENDARS[key]
         text = calendar_text(title, zone, render(events, rng))
         ctx.write_text(f"{ctx.path}/{name}", text)
+    backup = [a for a in anchor_events(ctx) if a["calendar"] == "backup"]
+    name, title, zone = BACKUP
+    ctx.write_text(f"{ctx.path}/{name}", calendar_text(title, zone, render(backup, rng, "202501")))
 
 
 def late_changes(ctx: benchlib.SeedContext) -> None:

@@ -193,6 +193,51 @@ TASK = {
                 "overlap_end": "2025-03-30T02:30:00Z",
             },
         },
+        {
+            "name": "same-start#1",
+            "file": "output/conflicts.csv",
+            "level": 4,
+            "where": {
+                "uid_a": "all-hands-0317@nyc.example.com",
+                "uid_b": "quartalsplanung-0317@berlin.example.com",
+            },
+            "equals": {
+                "overlap_start": "2025-03-17T14:00:00Z",
+                "overlap_end": "2025-03-17T14:30:00Z",
+            },
+        },
+        {
+            "name": "long-lines#1",
+            "file": "output/merged.ics",
+            "level": 4,
+            "contains": [
+                "\r\nLOCATION:Conference Room 14B\\, 12th floor (overflow seating in Rooms 5A/5B)\r\n"
+            ],
+        },
+        {
+            "name": "event-titled-vevent#1",
+            "file": "output/merged.ics",
+            "level": 4,
+            "contains": ["\r\nSUMMARY:VEVENT\r\nLOCATION:Shibuya office\r\n"],
+        },
+        {
+            "name": "backup-not-a-calendar#1",
+            "file": "output/merged.ics",
+            "level": 4,
+            "not_contains": [
+                "teamrunde-alt-0306@berlin.example.com",
+                "betriebsausflug-alt@berlin.example.com",
+            ],
+        },
+        {
+            "name": "backup-not-a-calendar#2",
+            "file": "output/conflicts.csv",
+            "level": 4,
+            "not_contains": [
+                "teamrunde-alt-0306@berlin.example.com",
+                "betriebsausflug-alt@berlin.example.com",
+            ],
+        },
     ],
     "edge_expect": [
         {"name": "edge#1", "file": "output/conflicts.csv", "level": 4, "count": 1},
@@ -227,7 +272,9 @@ TASK = {
 judge = benchlib.Judge(TASK)
 
 # region authored: benchsmith keeps these lines when it rebuilds judge.py
+import csv
 import datetime as dt
+import io
 import re
 from zoneinfo import ZoneInfo
 
@@ -470,6 +517,80 @@ def folded_summary_unfolds(run: benchlib.Run) -> None:
     events = {e["UID"][1]: e for e in merged(run)[1] if "UID" in e}
     got = events.get("edge-roadmap@alpha.example.com", {}).get("SUMMARY", ({}, None))[1]
     benchlib.expect_equal(got, EDGE_SUMMARY, "SUMMARY of edge-roadmap@alpha.example.com")
+
+
+# --- the exact form TASK.md prescribes for both outputs: merged.ics line by line (shape,
+# --- property order, no extra properties or parameters, folding) and the CSV's writing
+
+CONFLICTS = "output/conflicts.csv"
+
+
+def physical_and_logical(run: benchlib.Run) -> tuple[list[str], list[str]]:
+    """merged.ics split at CRLF (without the empty piece after the last one), and unfolded."""
+    physical = run.text("output/merged.ics").split("\r\n")
+    physical = physical[:-1] if physical[-1:] == [""] else physical
+    logical: list[str] = []
+    for line in physical:
+        if line[:1] in (" ", "\t") and logical:
+            logical[-1] += line[1:]
+        else:
+            logical.append(line)
+    return physical, logical
+
+
+def expected_lines(run: benchlib.Run, prodid: str) -> list[str]:
+    """The unfolded merged.ics TASK.md prescribes (``prodid``: the candidate's own line)."""
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", prodid]
+    for event in expected(run)["events"]:
+        props, date = event["props"], ";VALUE=DATE" if event["all_day"] else ""
+        lines += ["BEGIN:VEVENT", f"UID:{event['uid']}", f"SEQUENCE:{props['SEQUENCE']}"]
+        lines += [f"DTSTART{date}:{props['DTSTART'][1]}", f"DTEND{date}:{props['DTEND'][1]}"]
+        lines.append(f"SUMMARY:{props['SUMMARY']}")
+        if props["LOCATION"] is not None:
+            lines.append(f"LOCATION:{props['LOCATION']}")
+        lines.append("END:VEVENT")
+    return [*lines, "END:VCALENDAR"]
+
+
+@judge.check(level=4)
+def merged_ics_exact_lines(run: benchlib.Run) -> None:
+    """Unfolded, merged.ics is exactly TASK.md's shape: the three calendar lines (any PRODID
+    value), each kept event's six properties in order without parameters (VALUE=DATE for
+    all-day dates), nothing else."""
+    _, logical = physical_and_logical(run)
+    prodid = logical[2] if len(logical) > 2 and logical[2][:7] == "PRODID:" else ""
+    prodid = prodid if prodid[7:] else "PRODID:<a value of your choice>"
+    benchlib.expect_equal(logical, expected_lines(run, prodid), "merged.ics lines, unfolded")
+
+
+def folded(line: str) -> list[str]:
+    """TASK.md's folding: fill each physical line up to 75 octets (a continuation's leading
+    space counts), never splitting a character."""
+    pieces = [""]
+    for char in line:
+        if len((pieces[-1] + char).encode("utf-8")) > 75:
+            pieces.append(" ")
+        pieces[-1] += char
+    return pieces
+
+
+@judge.check(level=4)
+def merged_ics_folding(run: benchlib.Run) -> None:
+    """Every line longer than 75 octets is folded, filling each physical line; no other is."""
+    physical, logical = physical_and_logical(run)
+    want = [piece for line in logical for piece in folded(line)]
+    benchlib.expect_equal(physical, want, "merged.ics physical lines (folded at 75 octets)")
+
+
+@judge.check(level=4)
+def conflicts_csv_written_as_stated(run: benchlib.Run) -> None:
+    """TASK.md: written as csv.writer(stream, lineterminator="\\n") writes it (LF endings,
+    minimal quoting): the text equals its own rows written that way."""
+    canonical = io.StringIO()
+    csv.writer(canonical, lineterminator="\n").writerows(run.files.csv_rows(CONFLICTS))
+    lines = run.text(CONFLICTS).split("\n")  # a CRLF line keeps its CR: the note shows it
+    want = canonical.getvalue().split("\n")
+    benchlib.expect_equal(lines, want, f"{CONFLICTS} lines (LF endings, minimal quoting)")
 
 
 # endregion authored

@@ -385,6 +385,63 @@ TASK = {
                 "summary": "On-call handover",
             },
         ],
+        "same-start": [
+            {
+                "calendar": "berlin",
+                "uid": "quartalsplanung-0317@berlin.example.com",
+                "tzid": "Europe/Berlin",
+                "start": "20250317T150000",
+                "end": "20250317T153000",
+                "summary": "Quartalsplanung mit New York",
+                "language": "de",
+            },
+            {
+                "calendar": "nyc",
+                "uid": "all-hands-0317@nyc.example.com",
+                "sequence": 0,
+                "start": "20250317T100000",
+                "end": "20250317T110000",
+                "summary": "All-hands: Q1 results",
+                "location": "Auditorium",
+            },
+        ],
+        "long-lines": [
+            {
+                "calendar": "nyc",
+                "uid": "benefits-briefing-0321@nyc.example.com",
+                "start": "20250321T130000",
+                "end": "20250321T140000",
+                "summary": "Benefits enrollment briefing: medical\\, dental and vision plan changes for 2025\\, the new commuter benefit\\, and how to update dependents before the March 31 deadline",
+                "location": "Conference Room 14B\\, 12th floor (overflow seating in Rooms 5A/5B)",
+            }
+        ],
+        "event-titled-vevent": [
+            {
+                "calendar": "tokyo",
+                "uid": "export-test-0307@tokyo.example.com",
+                "start": "20250307T180000",
+                "end": "20250307T181500",
+                "summary": "VEVENT",
+                "location": "Shibuya office",
+            }
+        ],
+        "backup-not-a-calendar": [
+            {
+                "calendar": "backup",
+                "uid": "teamrunde-alt-0306@berlin.example.com",
+                "tzid": "America/New_York",
+                "start": "20250306T140000",
+                "end": "20250306T143000",
+                "summary": "Teamrunde (alte Serie)",
+                "location": "Raum 2.14",
+            },
+            {
+                "calendar": "backup",
+                "uid": "betriebsausflug-alt@berlin.example.com",
+                "start": "20250314",
+                "summary": "Betriebsausflug (verschoben)",
+            },
+        ],
     },
 }
 
