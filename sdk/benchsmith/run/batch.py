@@ -270,7 +270,10 @@ def _collect(future: Future[RunOutcome], plan: RunPlan) -> RunOutcome:
         return future.result()
     except Exception as exc:  # a dead worker process: record it as this run's failure
         outcome = RunOutcome(
-            plan, utc_now(), end_reason="runner_error", end_detail=f"worker failed: {exc!r}"
+            plan=plan,
+            started_at=utc_now(),
+            end_reason="runner_error",
+            end_detail=f"worker failed: {exc!r}",
         )
         plan.run_dir.mkdir(parents=True, exist_ok=True)
         artifacts.write_record(outcome, plan.run_dir)
