@@ -44,10 +44,12 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -638,44 +640,141 @@ class ActionFiles:
     stderr: Path
 
 
+@dataclass(frozen=True)
+class AgentSeal:
+    """How adapter actions run sealed under bubblewrap (benchlib's :class:`~benchlib.Seal`,
+    ``system`` view): what an agent sees and may write.
+
+    The host's ``/`` is read-only; each of ``hidden`` (the task folder, the corpus and the
+    checkout holding it, the runs folder) is covered by an empty tmpfs; ``/tmp`` is private,
+    so no other run's workspace shows. Then, at their own paths: the workspace read-only
+    with each editable path writable (an editable *file*'s folder, so tools can replace it
+    and SQLite keep a journal beside it; never the workspace root itself), the adapter's
+    state folder writable, the action's events file writable and its message file
+    read-only, and ``binds`` (read-only). ``HOME`` and ``XDG_{CONFIG,CACHE,DATA}_HOME`` are
+    fresh folders in the state folder. Own PID namespace: when the action ends, everything
+    it started dies with it, daemons included.
+
+    Attributes:
+        hidden: Host folders the agent must not see.
+        binds: Extra read-only binds (a built-in adapter's interpreter and package).
+        network: Share the host network (model APIs); ``False``: only a private loopback.
+        pass_env: Variables passed through from the runner's environment (credentials).
+    """
+
+    hidden: tuple[Path, ...]
+    binds: tuple[benchlib.Bind, ...] = ()
+    network: bool = True
+    pass_env: tuple[str, ...] = ()
+
+
+AGENT_LIMITS = benchlib.Limits(cpu_seconds=None, memory_bytes=None, processes=4096)
+"""Agents (often Node.js) reserve large address spaces: only files and processes are capped;
+the agent's time budget bounds the rest."""
+
+
+def hidden_paths(task_dir: Path, runs: Path | None = None) -> tuple[Path, ...]:
+    """What an agent must not see: the task folder, its corpus (the folder holding it, and the
+    corpus root with tasks.json above it), the git checkout holding them, and ``runs``.
+
+    Started by root, a sealed agent runs as a fresh unprivileged uid, which could not read
+    root's home anyway: it is hidden too, so that read-only binds below it (an interpreter
+    installed there) can be reached.
+    """
+    task_dir = task_dir.resolve()
+    found = [task_dir, task_dir.parent]
+    for folder in task_dir.parents:
+        if (folder / "tasks.json").is_file() and folder not in found:
+            found.append(folder)
+        if (folder / ".git").exists():
+            found.append(folder)
+            break
+    if runs is not None:
+        found.append(runs.resolve())
+    if os.geteuid() == 0:  # a sealed agent runs as a fresh uid that cannot read root's home
+        found.append(Path.home().resolve())
+    return tuple(dict.fromkeys(p for p in found if p != Path("/")))
+
+
+def agent_home(state_dir: Path) -> dict[str, str]:
+    """The fresh ``HOME`` and XDG folders of a sealed agent, created in its state folder."""
+    home = state_dir / "home"
+    folders = {
+        "HOME": home,
+        "XDG_CONFIG_HOME": home / ".config",
+        "XDG_CACHE_HOME": home / ".cache",
+        "XDG_DATA_HOME": home / ".local" / "share",
+    }
+    for folder in folders.values():
+        folder.mkdir(parents=True, exist_ok=True)
+    return {name: str(folder) for name, folder in folders.items()}
+
+
+def agent_seal(
+    seal: AgentSeal, env: ActionEnv, files: ActionFiles, variables: Mapping[str, str]
+) -> benchlib.Seal:
+    """The :class:`benchlib.Seal` of one action."""
+    binds = [benchlib.Bind(env.workspace)]
+    for rel in env.editable:
+        path = env.workspace / rel.rstrip("/")
+        if not rel.endswith("/") and not path.is_dir() and path.parent != env.workspace:
+            path = path.parent
+        if path.exists() and path != env.workspace:
+            binds.append(benchlib.Bind(path, writable=True))
+    binds.append(benchlib.Bind(env.state_dir, writable=True))
+    binds.append(benchlib.Bind(files.events, writable=True))
+    if files.message is not None:
+        binds.append(benchlib.Bind(files.message))
+    passed = {n: os.environ[n] for n in seal.pass_env if n in os.environ}
+    search = os.environ.get("PATH", ":".join(benchlib.SANDBOX_PATH))
+    environment = benchlib.sandbox_env(
+        {**passed, **variables, **agent_home(env.state_dir), "PATH": search}
+    )
+    return benchlib.Seal(
+        binds=(*seal.binds, *binds), view="system", hidden=tuple(str(h) for h in seal.hidden),
+        network=seal.network, limits=AGENT_LIMITS, env=environment, cwd=str(env.workspace),
+    )  # fmt: skip
+
+
 def run_action(
-    adapter: Adapter, env: ActionEnv, files: ActionFiles, *, origin: float
+    adapter: Adapter,
+    env: ActionEnv,
+    files: ActionFiles,
+    *,
+    origin: float,
+    seal: AgentSeal | None = None,
 ) -> ActionResult:
     """Run one action to its end; never raises for the adapter's misbehaviour.
 
-    The adapter runs in its own process group with the workspace as its working directory.
-    The turn is finished when it exits 0 after emitting ``idle``; one still running
-    :data:`IDLE_GRACE` seconds after ``idle`` is stopped (and that recorded). A nonzero exit,
-    or an exit without ``idle``, is a crash; running past ``env.timeout`` a timeout. The whole
-    process group is killed when the action ends, and any process that left it but carries
-    the action's token in its environment.
+    The adapter runs with the workspace as its working directory, sealed by ``seal``
+    (:class:`AgentSeal`) or, unsealed, in its own process group. The turn is finished when it
+    exits 0 after emitting ``idle``; one still running :data:`IDLE_GRACE` seconds after
+    ``idle`` is stopped (and that recorded). A nonzero exit, or an exit without ``idle``, is
+    a crash; running past ``env.timeout`` a timeout. Everything the action started is killed
+    when it ends: the sandbox's PID namespace, or unsealed the process group and any process
+    that left it but carries the action's token in its environment.
 
     Args:
         adapter: The adapter to start.
         env: What the action tells the adapter (its ``timeout`` is the budget left).
         files: The action's files (the events file is created empty).
         origin: ``time.monotonic()`` at the start of the run, for event stamps.
+        seal: How to seal the adapter; ``None`` runs it unsealed.
     """
     files.events.write_bytes(b"")
     started = time.monotonic()
     tail = EventTail(files.events, origin)
     base = ActionResult(env.action, env.stage, "crash", "", None, started - origin, 0.0)
     token = benchlib.run_token()
-    variables = benchlib.clean_env({**adapter.env(env), benchlib.RUN_TOKEN_VARIABLE: token})
+    variables = {**adapter.env(env), benchlib.RUN_TOKEN_VARIABLE: token}
     with open(files.stdout, "wb") as out, open(files.stderr, "wb") as err:
         try:
-            process = subprocess.Popen(
-                list(adapter.argv), cwd=env.workspace, stdin=subprocess.DEVNULL, stdout=out,
-                stderr=err, env=variables, start_new_session=True,
-            )  # fmt: skip
+            with _started(adapter, env, files, variables, seal, (out, err)) as process:
+                how, detail = _follow(process, tail, started + env.timeout)
         except OSError as exc:
             base.detail = f"adapter could not start: {exc}"
             return base
-        try:
-            how, detail = _follow(process, tail, started + env.timeout)
         finally:
-            benchlib.kill_group(process)
-            process.wait()
             benchlib.sweep(token)  # children that left the group (setsid, double fork)
     tail.poll(final=True)
     base.outcome, base.detail = _settle(how, detail, process.returncode, tail)
@@ -687,6 +786,37 @@ def run_action(
     base.seconds = time.monotonic() - started
     base.events, base.problems = tail.events, tail.problems
     return base
+
+
+@contextlib.contextmanager
+def _started(
+    adapter: Adapter,
+    env: ActionEnv,
+    files: ActionFiles,
+    variables: Mapping[str, str],
+    seal: AgentSeal | None,
+    streams: tuple[Any, Any],
+) -> Iterator[subprocess.Popen[bytes]]:
+    """The adapter's process, killed (with all it started) when the block ends.
+
+    Raises:
+        OSError: When it cannot be started.
+    """
+    out, err = streams
+    if seal is not None:
+        sealed = agent_seal(seal, env, files, variables)
+        with benchlib.sealed_popen(sealed, list(adapter.argv), stdout=out, stderr=err) as process:
+            yield process
+        return
+    process = subprocess.Popen(
+        list(adapter.argv), cwd=env.workspace, stdin=subprocess.DEVNULL, stdout=out,
+        stderr=err, env=benchlib.clean_env(variables), start_new_session=True,
+    )  # fmt: skip
+    try:
+        yield process
+    finally:
+        benchlib.kill_group(process)
+        process.wait()
 
 
 def _follow(process: subprocess.Popen[bytes], tail: EventTail, deadline: float) -> tuple[str, str]:
@@ -831,6 +961,96 @@ def _locked(path: Path) -> Iterator[None]:
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield
     finally:
+        os.close(handle)
+
+
+# ---------------------------------------------------------------------------------------------
+# interruption
+# ---------------------------------------------------------------------------------------------
+
+TEMP_PREFIX: Final = "benchsmith-run-"
+OWNER_LOCK: Final = ".lock"
+STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class Interrupted(BaseException):
+    """Raised in the runner by SIGTERM, SIGINT or SIGHUP: every cleanup runs on the way out.
+
+    Attributes:
+        signum: The signal.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Turn SIGTERM, SIGINT and SIGHUP into :class:`Interrupted` (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, _interrupt) for s in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def owner_alive(root: Path) -> bool:
+    """Whether the invocation owning the temporary folder ``root`` still runs (holds its lock)."""
+    try:
+        handle = os.open(root / OWNER_LOCK, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(handle)
+    return False
+
+
+def sweep_stale_temp(base: Path) -> list[Path]:
+    """Remove the temporary folders of invocations that died (``kill -9``) under ``base``:
+    their workspaces, seeded caches and judges' folders (``benchlib-judge-*``)."""
+    removed = []
+    for folder in sorted(base.glob(f"{TEMP_PREFIX}*")):
+        if (folder / OWNER_LOCK).is_file() and not owner_alive(folder):
+            remove_tree(folder)
+            removed.append(folder)
+    return removed
+
+
+@contextlib.contextmanager
+def private_temp() -> Iterator[Path]:
+    """A temporary folder holding everything this invocation creates (sessions, caches, the
+    judges' folders through ``TMPDIR``), locked while it lives and removed afterwards; the
+    folders of dead invocations are swept first."""
+    base = Path(tempfile.gettempdir())
+    sweep_stale_temp(base)
+    root = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=base))
+    root.chmod(0o711)  # sandboxes reach their staged mounts through it; nobody lists it
+    handle = os.open(root / OWNER_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    saved = tempfile.tempdir, os.environ.get("TMPDIR")
+    tempfile.tempdir, os.environ["TMPDIR"] = str(root), str(root)
+    try:
+        yield root
+    finally:
+        tempfile.tempdir = saved[0]
+        if saved[1] is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved[1]
+        remove_tree(root)
         os.close(handle)
 
 
@@ -988,6 +1208,7 @@ class RunConfig:
         workspaces: Where the workspace and stage files come from.
         record: The front end's recording step, called with the lifecycle once the run is
             over (the workspace still exists then; archive it there).
+        seal: How adapter actions are sealed (``None``: unsealed, ``--unsealed``).
     """
 
     scenario: Scenario
@@ -998,6 +1219,7 @@ class RunConfig:
     judge: Judging
     workspaces: WorkspaceSource
     record: Callable[[Lifecycle], None] = lambda lifecycle: None
+    seal: AgentSeal | None = None
 
 
 class SetupFailed(Exception):
@@ -1188,7 +1410,9 @@ class Lifecycle:
             files.message.write_text(message, encoding="utf-8")
         budget = remaining(self.config.timeout_seconds, self.state.times.agent)
         env = self.action_env(action, stage, files, budget)
-        result = run_action(self.config.adapter, env, files, origin=self.origin)
+        result = run_action(
+            self.config.adapter, env, files, origin=self.origin, seal=self.config.seal
+        )
         self.state.times.agent += result.seconds
         self.absorb(result)
         return result
@@ -1418,27 +1642,31 @@ class CommandJudge:
     def __call__(self, workspace: Path, output: Path) -> Verdict:
         """Judge ``workspace``; write the judge's stdout to ``output`` and stderr beside it."""
         started = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="benchlib-judge-out-") as scratch:
-            result = benchlib.run_command(
-                self.argv(workspace), cwd=self.scenario.task_dir, timeout=self.timeout,
-                scratch=Path(scratch),
-            )  # fmt: skip
-            seconds = time.monotonic() - started
-            stdout = b""
-            if result.stdout_path is not None and result.stdout_path.is_file():
-                with open(result.stdout_path, "rb") as stream:
-                    stdout = stream.read(JUDGE_STDOUT_LIMIT + 1)
-        output.write_bytes(stdout[:JUDGE_STDOUT_LIMIT])
-        output.with_suffix(".stderr").write_text(result.stderr, encoding="utf-8")
-        if result.error:
-            return error_verdict(f"the judge could not start: {result.error}", seconds=seconds)
-        if result.timed_out:
-            return error_verdict(
-                f"the judge gave no verdict within {self.timeout:.0f} s", seconds=seconds
-            )
-        if len(stdout) > JUDGE_STDOUT_LIMIT:
+        token = benchlib.run_token()
+        variables = benchlib.clean_env({benchlib.RUN_TOKEN_VARIABLE: token})
+        err_path = output.with_suffix(".stderr")
+        with open(output, "wb") as out, open(err_path, "wb") as err:
+            try:
+                process = subprocess.Popen(
+                    self.argv(workspace), cwd=self.scenario.task_dir, stdin=subprocess.DEVNULL,
+                    stdout=out, stderr=err, env=variables, start_new_session=True,
+                )  # fmt: skip
+            except OSError as exc:
+                return error_verdict(f"the judge could not start: {exc}")
+            try:
+                code: int | None = process.wait(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                code = None
+            finally:
+                benchlib.kill_group(process)
+                process.wait()
+                benchlib.sweep(token)
+        seconds = time.monotonic() - started
+        if code is None:
+            return error_verdict(f"no verdict within {self.timeout:.0f} s", seconds=seconds)
+        if output.stat().st_size > JUDGE_STDOUT_LIMIT:
             return error_verdict("the judge printed more than 16 MiB", seconds=seconds)
-        return hold_verdict(stdout, result.returncode, seconds)
+        return hold_verdict(output.read_bytes(), code, seconds)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1683,35 +1911,60 @@ def reserve_run(runs: Path, dirname: str) -> tuple[str, Path]:
     raise ScenarioError(f"{runs}: no free run number for {dirname}")
 
 
-def lean_run(scenario: Scenario, options: argparse.Namespace, cache: Path) -> dict[str, Any]:
-    """Run one task through the adapter and record it; return its run.json."""
+def reap_pending(runs: Path) -> list[str]:
+    """Mark the ``pending`` runs of invocations that died (``kill -9``) ``interrupted``."""
+    reaped = []
+    for record_file in sorted(runs.glob("*/run.json")) if runs.is_dir() else []:
+        try:
+            record = json.loads(record_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        owner = record.get("owner")
+        if record.get("status") == "pending" and not (owner and owner_alive(Path(owner))):
+            record.update(status="interrupted", end_reason="interrupted")
+            record["end_detail"] = "the runner was killed before the run ended"
+            write_json(record_file, record)
+            reaped.append(str(record.get("run_id")))
+    return reaped
+
+
+def lean_run(
+    scenario: Scenario, options: argparse.Namespace, temp: Path, records: list[dict[str, Any]]
+) -> None:
+    """Run one task through the adapter and record it (appending its run.json to ``records``)."""
     run_id, run_dir = reserve_run(options.runs, scenario.dirname)
     timeout = options.timeout or scenario.timeout_seconds
     adapter = command_adapter(options.agent)
     lean = LeanRun(
-        run_id,
-        scenario,
-        adapter,
-        options.python,
-        timeout,
-        bool(options.timeout),
-        run_dir.absolute(),
-        not options.unsealed,
-    )
+        run_id, scenario, adapter, options.python, timeout, bool(options.timeout),
+        run_dir.absolute(), not options.unsealed,
+    )  # fmt: skip
     state = RunState(started_at=utc_now())
-    write_json(run_dir / "run.json", lean.record(state, "pending"))
-    judge = CommandJudge(
-        scenario, options.python, options.judge_timeout, cache / scenario.dirname, options.unsealed
-    )
+    extra = {"owner": str(temp), "network": options.network}
+    write_json(run_dir / "run.json", {**lean.record(state, "pending"), **extra})
+    cache = temp / "judge-cache" / scenario.dirname
+    judge = CommandJudge(scenario, options.python, options.judge_timeout, cache, options.unsealed)
+    seal = None
+    if not options.unsealed:
+        hidden = hidden_paths(scenario.task_dir, options.runs)
+        seal = AgentSeal(
+            hidden, network=options.network == "host", pass_env=tuple(options.pass_env)
+        )
     config = RunConfig(
         scenario=scenario, adapter=adapter, python=options.python, timeout_seconds=timeout,
         run_dir=lean.run_dir, judge=judge,
-        workspaces=WorkspaceSource(scenario.layout, options.python), record=lean.write,
+        workspaces=WorkspaceSource(scenario.layout, options.python), record=lean.write, seal=seal,
     )  # fmt: skip
-    Lifecycle.execute(config, state)
-    record = lean.record(state, "finished")
+    try:
+        Lifecycle.execute(config, state)
+    except Interrupted:
+        state.end_reason, state.end_detail = "interrupted", "the runner was stopped by a signal"
+        write_json(run_dir / "run.json", {**lean.record(state, "interrupted"), **extra})
+        records.append(lean.record(state, "interrupted"))
+        raise
+    record = {**lean.record(state, "finished"), **extra}
     write_json(run_dir / "run.json", record)
-    return record
+    records.append(record)
 
 
 SUMMARY_HEADERS = (
@@ -1808,7 +2061,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, help="override every timeout_seconds")
     parser.add_argument("--python", default=sys.executable, help="interpreter of seeds and judges")
     parser.add_argument("--judge-timeout", type=float, default=1800.0, help="seconds per judge")
-    parser.add_argument("--unsealed", action="store_true", help="run judges' candidates unsealed")
+    parser.add_argument(
+        "--unsealed", action="store_true", help="run agents and candidates without bubblewrap"
+    )
+    parser.add_argument(
+        "--network", choices=("host", "none"), default="host",
+        help="sealed agents share the host network (model APIs) or get none",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pass-env", action="append", default=[], metavar="NAME",
+        help="pass this variable (a credential) into the sealed agent's environment",
+    )  # fmt: skip
     return parser
 
 
@@ -1830,13 +2093,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         scenarios = [load_scenario(t) for t in select_tasks(root, options.task, options.all)]
     except (ScenarioError, ValueError) as exc:
         parser.error(str(exc))
-    records = []
-    cache = Path(tempfile.mkdtemp(prefix="benchlib-run-cache-"))
+    if not options.unsealed:
+        ok, why = benchlib.sandbox_status()
+        if not ok:
+            parser.error(
+                f"cannot seal agents and candidates: {why}. Pass --unsealed to run them "
+                "without the sandbox (they can then read the tasks and write anywhere you can)"
+            )
+    records: list[dict[str, Any]] = []
+    options.runs = options.runs.absolute()
     try:
-        for scenario in scenarios:
-            records.append(lean_run(scenario, options, cache))
-    finally:
-        remove_tree(cache)
+        with interruptible(), private_temp() as temp:
+            reap_pending(options.runs)
+            for scenario in scenarios:
+                lean_run(scenario, options, temp, records)
+    except Interrupted as stop:
+        sys.stdout.write(summary(records))
+        sys.stderr.write(f"interrupted by signal {stop.signum}\n")
+        return 128 + stop.signum
     sys.stdout.write(summary(records))
     failed = [
         r

@@ -254,6 +254,8 @@ def run(
     corpus: PathArg = DEFAULT_CORPUS,
     python: str | None = None,
     unsealed: bool = False,
+    network: str = "host",
+    pass_env: Sequence[str] = (),
     on_start: Callable[[list[RunPlan]], None] | None = None,
     on_finish: Callable[[RunOutcome], None] | None = None,
 ) -> BatchResult:
@@ -273,9 +275,11 @@ def run(
         all_tasks: Also run every task of ``corpus``.
         corpus: The corpus root for ``all_tasks``, ids and slugs.
         python: Interpreter for seed.py, services and judges (default: Python 3.12).
-        unsealed: Run candidates without the bubblewrap sandbox when it cannot run here
-            (unsafe; recorded in every run). Without it, a machine where the sandbox cannot
-            run is a usage error.
+        unsealed: Run agents and candidates without the bubblewrap sandbox when it cannot
+            run here (unsafe; recorded in every run). Without it, a machine where the sandbox
+            cannot run is a usage error.
+        network: Network of sealed agents: ``host`` (model APIs) or ``none`` (a loopback).
+        pass_env: Variables passed into sealed agents' environment (credentials).
         on_start: Called once with the planned runs, before the first starts.
         on_finish: Called with each outcome once it is recorded.
 
@@ -294,6 +298,7 @@ def run(
     options = BatchOptions(
         adapter=agent, arm=arm, repeat=repeat, runs_dir=Path(runs), jobs=jobs, timeout=timeout,
         diagnostic=diagnostic, python=python, archive=archive, unsealed=unsealed,
+        network=network != "none", pass_env=tuple(pass_env),
     )  # fmt: skip
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
     return run_batch(task_dirs, options, on_start=on_start, on_finish=on_finish)

@@ -95,7 +95,8 @@ def test_the_bundle_runs_with_python_alone_and_agrees_with_benchsmith_run(tmp_pa
         bundle = out / "benchmarks" / "python-realworld-30"
         runs = tmp_path / f"lean-{source.name}"
         done = subprocess.run(
-            [resolve_python(None), "-I", "run.py", "--agent", adapter, "--all", "--runs", runs],
+            [resolve_python(None), "-I", "run.py", "--agent", adapter, "--all", "--runs", runs,
+             "--unsealed"],
             cwd=bundle, capture_output=True, text=True, timeout=1800, check=False,
             env={k: v for k, v in os.environ.items() if not k.startswith("PYTHON")},
         )  # fmt: skip
@@ -104,7 +105,8 @@ def test_the_bundle_runs_with_python_alone_and_agrees_with_benchsmith_run(tmp_pa
             data = json.loads(record.read_text(encoding="utf-8"))
             lean_levels[data["task"]["dir"]] = data["verdict"]["progress_level"]
         assert not list(bundle.rglob("__pycache__"))
-    result = run_batch(corpus, BatchOptions(adapter=adapter, runs_dir=tmp_path / "sdk"))
+    options = BatchOptions(adapter=adapter, runs_dir=tmp_path / "sdk", unsealed=True)
+    result = run_batch(corpus, options)
     sdk_levels = {
         o.plan.task.dirname: o.verdict.progress_level for o in result.outcomes if o.verdict
     }

@@ -60,7 +60,8 @@ def test_usage_keys_are_the_metrics_of_usage_events() -> None:
 
 def test_lean_run_py_and_benchsmith_run_agree_on_the_examples(tmp_path: Path) -> None:
     agent = replay_like(EXAMPLES)
-    done = lean(EXAMPLES, "--agent", agent, "--all", "--runs", tmp_path / "lean", cwd=tmp_path)
+    runs = tmp_path / "lean"
+    done = lean(EXAMPLES, "--agent", agent, "--all", "--runs", runs, "--unsealed", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "corpus: 2/2 strict passes" in done.stdout
     from_lean = verdicts_of_lean(tmp_path / "lean")

@@ -135,7 +135,11 @@ class RunPlan:
         judge_cache: Fixture cache shared by the judgings of one invocation, if any.
         workspace_cache: This task's folder of seeded workspaces and stage files shared by
             the runs of one invocation, if any (see :mod:`benchsmith.run.workspaces`).
-        sealed: Whether candidates run in the sandbox (false with ``--unsealed``; issue 9).
+        sealed: Whether candidates and the agent's actions run in the sandbox (false with
+            ``--unsealed``; issue 9).
+        network: Whether sealed agents share the host network (``--network host``, the
+            default: harnesses call model APIs) or only see a private loopback (``none``).
+        pass_env: Variables passed into the sealed agent's environment (``--pass-env``).
     """
 
     run_id: str
@@ -153,6 +157,8 @@ class RunPlan:
     judge_cache: Path | None = None
     workspace_cache: Path | None = None
     sealed: bool = True
+    network: bool = True
+    pass_env: tuple[str, ...] = ()
 
 
 @dataclass

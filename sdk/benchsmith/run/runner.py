@@ -13,15 +13,25 @@ are recorded as the run's ``end_reason`` and diagnostics. Only an interrupt prop
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import benchsmith
 from benchsmith.judging import JudgeCall, Verdict, run_judge
 from benchsmith.run import artifacts
 from benchsmith.run.adapters import resolve_adapter
 from benchsmith.run.archive import write_archive
 from benchsmith.run.data import DiagnosticEntry, RunOutcome, RunPlan
-from benchsmith.runtime.run import Lifecycle, RunConfig, WorkspaceSource, utc_now
+from benchsmith.runtime import benchlib
+from benchsmith.runtime.run import (
+    AgentSeal,
+    Lifecycle,
+    RunConfig,
+    WorkspaceSource,
+    hidden_paths,
+    utc_now,
+)
 
 __all__ = ["execute_run", "utc_now"]
 
@@ -42,10 +52,31 @@ def execute_run(plan: RunPlan) -> RunOutcome:
         judge=_Judge(plan),
         workspaces=WorkspaceSource(plan.task.layout, plan.python, plan.workspace_cache),
         record=_Recorder(outcome).record,
+        seal=agent_seal(plan) if plan.sealed else None,
     )
     Lifecycle.execute(config, outcome)
     artifacts.write_record(outcome, plan.run_dir)
     return outcome
+
+
+def agent_seal(plan: RunPlan) -> AgentSeal:
+    """How the plan's adapter actions are sealed: the task folder, its corpus and checkout and
+    the runs folder hidden; a built-in adapter also sees its interpreter and package (which a
+    hidden checkout may hold) and ``replay`` the task's reference, read-only."""
+    binds: list[benchlib.Bind] = []
+    if resolve_adapter(plan.adapter).kind != "command":
+        package = Path(benchsmith.__file__).resolve().parents[1]
+        binds += benchlib.interpreter(sys.executable).binds()
+        binds += [benchlib.Bind(Path(sys.prefix).resolve()), benchlib.Bind(package)]
+        reference = plan.task.task_dir / "reference"
+        if plan.adapter == "replay" and reference.is_dir():
+            binds.append(benchlib.Bind(reference.resolve()))
+    return AgentSeal(
+        hidden=hidden_paths(plan.task.task_dir, plan.run_dir.parent),
+        binds=tuple(binds),
+        network=plan.network,
+        pass_env=plan.pass_env,
+    )
 
 
 @dataclass(frozen=True)
