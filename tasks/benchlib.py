@@ -1099,12 +1099,16 @@ class Layout:
         stages: Stage ids in order.
         editable: Workspace paths a solution may write.
         edge_include_visible: Whether the edge fixture starts from visible/.
+        injects: Each stage's static folder, relative to the task folder (scenario.json's
+            ``inject``, which the runner reads); empty: ``visible/`` for stage 1 and
+            ``stages/<id>/`` for the others, as build writes them.
     """
 
     task_dir: Path
     stages: tuple[str, ...]
     editable: tuple[str, ...]
     edge_include_visible: bool = True
+    injects: tuple[str, ...] = ()
 
     @classmethod
     def from_task(cls, task_dir: Path, task: Mapping[str, Any]) -> Layout:
@@ -1126,8 +1130,15 @@ class Layout:
         if fixture == "edge":
             dirs = [visible] if self.edge_include_visible else []
             return [*dirs, self.task_dir / "edge"]
-        later = [self.task_dir / "stages" / s for s in self.stages[1:stage]]
-        return [visible, *later]
+        return [self.inject_dir(number) for number in range(1, stage + 1)]
+
+    def inject_dir(self, stage: int) -> Path:
+        """The static folder of the 1-based ``stage`` (it need not exist)."""
+        if self.injects:
+            return self.task_dir / self.injects[stage - 1].rstrip("/")
+        if stage == 1:
+            return self.task_dir / "visible"
+        return self.task_dir / "stages" / self.stages[stage - 1]
 
     def is_editable(self, rel: str) -> bool:
         """Whether the workspace-relative path ``rel`` lies inside an editable path."""
@@ -1211,7 +1222,7 @@ def stage_files(layout: Layout, dest: Path, stage: int, python: str = sys.execut
         serve many workspaces).
     """
     run_seed(layout, dest, fixture="main", stage=stage, python=python, only=True)
-    static = layout.task_dir / "stages" / layout.stages[stage - 1]
+    static = layout.inject_dir(stage)
     if stage > 1 and static.is_dir():
         copy_tree(static, dest)
     _fix_modes(dest)

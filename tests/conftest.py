@@ -96,7 +96,7 @@ def example_copy(tmp_path: Path) -> Callable[[str], Path]:
     def copy(name: str) -> Path:
         corpus = tmp_path / "examples"
         corpus.mkdir(exist_ok=True)
-        for shared in ("benchlib.py", "tasks.json"):
+        for shared in ("benchlib.py", "run.py", "tasks.json"):
             shutil.copy2(EXAMPLES / shared, corpus / shared)
         return Path(shutil.copytree(EXAMPLES / name, corpus / name))
 

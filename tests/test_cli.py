@@ -168,6 +168,7 @@ def test_new_scaffolds_a_task_that_builds_and_lints(
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "12-shiny-task",
         "benchlib.py",
+        "run.py",
         "tasks.json",
     ]
 

@@ -39,6 +39,7 @@ from benchsmith.api import (
     build,
     check,
     export_harbor,
+    export_standalone,
     lint,
     lock,
     new,
@@ -73,8 +74,8 @@ if TYPE_CHECKING:
     from benchsmith.run.report import Report
 
 FUNCTIONS = (
-    "audit", "build", "check", "export_harbor", "lint", "lock", "new", "report", "rules", "run",
-    "vocab", "workspace",
+    "audit", "build", "check", "export_harbor", "export_standalone", "lint", "lock", "new",
+    "report", "rules", "run", "vocab", "workspace",
 )  # fmt: skip
 """The library functions, one per command of the command line."""
 
@@ -138,6 +139,7 @@ __all__ = [
     "build",
     "check",
     "export_harbor",
+    "export_standalone",
     "lint",
     "lock",
     "new",

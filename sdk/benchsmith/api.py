@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from benchsmith.check.results import CheckReport
     from benchsmith.diagnostics import Diagnostic
     from benchsmith.export.harbor import HarborExport
+    from benchsmith.export.standalone import StandaloneExport
     from benchsmith.lint.registry import Rule
     from benchsmith.lockfile import LockResult
     from benchsmith.run.batch import BatchResult
@@ -41,6 +42,7 @@ __all__ = [
     "build",
     "check",
     "export_harbor",
+    "export_standalone",
     "lint",
     "lock",
     "new",
@@ -252,6 +254,8 @@ def run(
     corpus: PathArg = DEFAULT_CORPUS,
     python: str | None = None,
     unsealed: bool = False,
+    network: str = "host",
+    pass_env: Sequence[str] = (),
     on_start: Callable[[list[RunPlan]], None] | None = None,
     on_finish: Callable[[RunOutcome], None] | None = None,
 ) -> BatchResult:
@@ -271,9 +275,11 @@ def run(
         all_tasks: Also run every task of ``corpus``.
         corpus: The corpus root for ``all_tasks``, ids and slugs.
         python: Interpreter for seed.py, services and judges (default: Python 3.12).
-        unsealed: Run candidates without the bubblewrap sandbox when it cannot run here
-            (unsafe; recorded in every run). Without it, a machine where the sandbox cannot
-            run is a usage error.
+        unsealed: Run agents and candidates without the bubblewrap sandbox when it cannot
+            run here (unsafe; recorded in every run). Without it, a machine where the sandbox
+            cannot run is a usage error.
+        network: Network of sealed agents: ``host`` (model APIs) or ``none`` (a loopback).
+        pass_env: Variables passed into sealed agents' environment (credentials).
         on_start: Called once with the planned runs, before the first starts.
         on_finish: Called with each outcome once it is recorded.
 
@@ -292,6 +298,7 @@ def run(
     options = BatchOptions(
         adapter=agent, arm=arm, repeat=repeat, runs_dir=Path(runs), jobs=jobs, timeout=timeout,
         diagnostic=diagnostic, python=python, archive=archive, unsealed=unsealed,
+        network=network != "none", pass_env=tuple(pass_env),
     )  # fmt: skip
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
     return run_batch(task_dirs, options, on_start=on_start, on_finish=on_finish)
@@ -457,6 +464,43 @@ def export_harbor(
             written.
     """
     from benchsmith.export.harbor import export_harbor as export
+
+    task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
+    return export(task_dirs, Path(out), force=force, python=python)
+
+
+def export_standalone(
+    tasks: Tasks = (),
+    out: PathArg = "standalone",
+    *,
+    all_tasks: bool = False,
+    corpus: PathArg = DEFAULT_CORPUS,
+    force: bool = False,
+    python: str | None = None,
+) -> StandaloneExport:
+    """Write the tasks as the spec's standalone bundle, ``out/benchmarks/python-realworld-30``.
+
+    The bundle runs with Python 3.12 alone: README.md, tasks.json, benchlib.py, the lean
+    runner run.py and ``tasks/NN-slug/`` (TASK.md, scenario.json, seed.py, judge.py, visible/,
+    stages/, edge/), and nothing of the authoring side.
+
+    Args:
+        tasks: The built tasks to export.
+        out: Output folder (created); the bundle folder in it is replaced as a whole.
+        all_tasks: Also export every task of ``corpus``.
+        corpus: The corpus root for ``all_tasks``, ids and slugs.
+        force: Export tasks that fail the pre-export gate.
+        python: Interpreter that runs seed.py for the stage files (default: Python 3.12).
+
+    Returns:
+        The bundle written and its tasks.
+
+    Raises:
+        TaskNotFoundError: When a task argument matches nothing, or none was given.
+        BenchsmithError: When a task fails the gate without ``force``, or ``out`` cannot be
+            written.
+    """
+    from benchsmith.export.standalone import export_standalone as export
 
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
     return export(task_dirs, Path(out), force=force, python=python)

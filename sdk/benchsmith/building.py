@@ -37,7 +37,7 @@ from benchsmith.lockfile import (
 )
 from benchsmith.locking import locked
 
-RUNTIME_NAME = "benchlib.py"
+RUNTIME_NAMES = resources.RUNTIME_FILES
 INDEX_NAME = "tasks.json"
 
 
@@ -227,16 +227,20 @@ def _corpus_targets(specs: list[TaskSpec]) -> list[_Target]:
 
 
 def corpus_files(root: Path, specs: Iterable[TaskSpec] | None = None) -> dict[Path, str]:
-    """benchlib.py and tasks.json of corpus ``root`` as a build writes them.
+    """The runtime files (benchlib.py, run.py) and tasks.json of corpus ``root`` as a build
+    writes them.
 
     Args:
         root: The corpus root.
         specs: The tasks tasks.json lists (default: every valid task under ``root``).
     """
-    runtime = resources.runtime_source().read_text(encoding="utf-8")
+    runtime = {
+        root / name: resources.runtime_source(name).read_text(encoding="utf-8")
+        for name in RUNTIME_NAMES
+    }
     members = list(specs) if specs is not None else _corpus_specs(root, [])
     entries = sorted((index_entry(s) for s in members), key=lambda e: (e["id"], e["slug"]))
-    return {root / RUNTIME_NAME: runtime, root / INDEX_NAME: json_document({"tasks": entries})}
+    return {**runtime, root / INDEX_NAME: json_document({"tasks": entries})}
 
 
 def _corpus_specs(root: Path, built: list[TaskSpec]) -> list[TaskSpec]:

@@ -20,9 +20,16 @@ def data_dir(name: str) -> Path:
     return bundled if bundled.is_dir() else _PACKAGE.parent.parent / name
 
 
-def runtime_source() -> Path:
-    """Return the one source of the stdlib runtime copied into every corpus as benchlib.py."""
-    return _PACKAGE / "runtime" / "benchlib.py"
+RUNTIME_FILES = ("benchlib.py", "run.py")
+"""The stdlib runtime files copied into every corpus root: the judge and seed runtime, and the
+lean runner (the runner core ``benchsmith run`` shares)."""
+
+
+def runtime_source(name: str = "benchlib.py") -> Path:
+    """Return the one source of the runtime file ``name`` (one of :data:`RUNTIME_FILES`)."""
+    if name not in RUNTIME_FILES:
+        raise ValueError(f"no runtime file {name!r}")
+    return _PACKAGE / "runtime" / name
 
 
 @cache

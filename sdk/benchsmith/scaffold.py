@@ -3,9 +3,9 @@
 Everything happens in a staging folder beside the destination (``PARENT/.benchsmith-new-*``),
 while the corpus root is locked: cookiecutter renders the task there, it is built and its seed
 hashes recorded, and then one journaled write (:func:`benchsmith.generate.write.write_all`)
-moves the task folder into place together with the corpus's new tasks.json and benchlib.py.
-A ``new`` interrupted at any point, even by ``kill -9``, leaves the corpus as it was or as it
-would be after success; the next ``new`` or ``build`` there finishes or deletes its staging.
+moves the task folder into place together with the corpus's new tasks.json, benchlib.py and
+run.py. A ``new`` interrupted at any point, even by ``kill -9``, leaves the corpus as it was or as
+it would be after success; the next ``new`` or ``build`` there finishes or deletes its staging.
 """
 
 from __future__ import annotations

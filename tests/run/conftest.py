@@ -21,7 +21,14 @@ MULTI = EXAMPLES / "02-pantry-ledger"
 
 
 def batch(runs: Path, tasks: list[Path], adapter: str, **options: object) -> BatchResult:
-    """Run ``tasks`` through ``adapter`` into ``runs`` (library API, no CLI)."""
+    """Run ``tasks`` through ``adapter`` into ``runs`` (library API, no CLI).
+
+    ``command:`` adapters written by :func:`write_adapter` live in the test's temporary
+    folder and talk to it, which a sealed agent cannot see: those lifecycle tests run agents
+    unsealed unless told otherwise (test_sealed_agents.py proves the seal; built-ins run sealed).
+    """
+    if adapter.startswith("command:"):
+        options.setdefault("unsealed", True)
     return run_batch(tasks, BatchOptions(adapter=adapter, runs_dir=runs, **options))  # type: ignore[arg-type]
 
 

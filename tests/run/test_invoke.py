@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.run import invoke
 from benchsmith.run.adapters import ActionEnv, resolve_adapter
 from benchsmith.run.invoke import ActionFiles, ActionResult, run_action
+from benchsmith.runtime import run as core
 
 IDLE = """printf '{"type":"idle"}\\n' >> "$BENCHSMITH_EVENTS"\n"""
 
@@ -105,14 +105,14 @@ def test_garbage_lines_become_problems_not_exceptions(tmp_path: Path) -> None:
 
 def test_problems_are_capped(tmp_path: Path) -> None:
     result = act(tmp_path, 'yes junk | head -n 5000 >> "$BENCHSMITH_EVENTS"\n' + IDLE)
-    assert len(result.problems) == invoke.MAX_PROBLEMS + 1
+    assert len(result.problems) == core.MAX_PROBLEMS + 1
     assert result.problems[-1].code == "too-many"
 
 
 def test_adapter_lingering_after_idle_is_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(invoke, "IDLE_GRACE", 0.3)
+    monkeypatch.setattr(core, "IDLE_GRACE", 0.3)
     result = act(tmp_path, IDLE + "sleep 300")
     assert result.outcome == "idle"
     assert [p.code for p in result.problems] == ["lingered"]

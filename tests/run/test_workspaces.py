@@ -176,11 +176,11 @@ def test_a_batch_copies_the_cache_and_removes_it(
 
     def execute_run(plan: Any) -> Any:
         seen.append(plan.workspace_cache)
-        assert plan.workspace_cache.parent.name in leftovers(private_tmp)
+        assert plan.workspace_cache.parents[2] == private_tmp  # in the invocation's folder
         return real(plan)
 
     monkeypatch.setattr(batch_module, "execute_run", execute_run)
-    result = batch(tmp_path / "runs", [MULTI], "nop", repeat=2, archive="none")
+    result = batch(tmp_path / "runs", [MULTI], "nop", repeat=2, archive="none", unsealed=True)
     assert [o.end_reason for o in result.outcomes] == ["completed", "completed"]
     assert len(set(seen)) == 1 and seen[0] is not None and seen[0].name == MULTI.name
     assert leftovers(private_tmp) == []

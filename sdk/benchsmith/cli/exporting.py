@@ -1,4 +1,4 @@
-"""Export commands: ``benchsmith export harbor``.
+"""Export commands: ``benchsmith export harbor`` and ``benchsmith export standalone``.
 
 ``EXPORT`` is the ``export`` sub-app; :mod:`benchsmith.cli` adds it to the app like the other
 command modules' commands, wrapped in the same error guard.
@@ -88,10 +88,60 @@ def harbor(
     )
 
 
+def standalone(
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", "-o", help="Output folder; OUT/benchmarks/python-realworld-30 is replaced."
+        ),
+    ],
+    tasks: TasksArg = None,
+    all_tasks: AllOpt = False,
+    corpus: CorpusOpt = Path("tasks"),
+    force: ForceOpt = False,
+    python: PythonOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write the corpus as the spec's standalone bundle (section 3), runnable by Python 3.12.
+
+    OUT/benchmarks/python-realworld-30 holds README.md (how to run, levels, metrics, the
+    task table), tasks.json, benchlib.py, run.py (the lean runner) and tasks/NN-slug/ with
+    TASK.md, scenario.json, seed.py, judge.py, visible/, stages/<stage>/ (generated stage
+    files included) and edge/; no task.toml, lock, reference, witnesses or mutants.
+    Run it: python3.12 OUT/benchmarks/python-realworld-30/run.py --agent 'command:...' --all.
+
+    A task is refused unless --force when its generated files are stale, lint finds
+    errors or its fixture lock is missing.
+    """
+    from benchsmith.diagnostics import display_path
+
+    result = benchsmith.export_standalone(
+        tasks or (), out, all_tasks=all_tasks, corpus=corpus, force=force, python=python
+    )
+    if as_json:
+        emit_json(
+            {
+                "out": display_path(result.out),
+                "bundle": display_path(result.bundle),
+                "tasks": [display_path(t) for t in result.tasks],
+                "problems": {k: v for k, v in result.problems.items() if v},
+            }
+        )
+        return
+    for name, problems in sorted(result.problems.items()):
+        for problem in problems:
+            typer.echo(f"warning: {name}: exported with --force: {problem}", err=True)
+    typer.echo(f"{len(result.tasks)} task(s) exported to {display_path(result.bundle)}")
+    typer.echo(
+        f"run: python3.12 {display_path(result.bundle / 'run.py')} --agent 'command:...' --all"
+    )
+
+
 EXPORT = typer.Typer(
     name="export",
-    help="Export tasks to other formats (Harbor tasks).",
+    help="Export tasks to other formats (Harbor tasks, the standalone bundle).",
     no_args_is_help=True,
     add_completion=False,
 )
 EXPORT.command("harbor")(guard(harbor))
+EXPORT.command("standalone")(guard(standalone))

@@ -64,17 +64,44 @@ def run(
     python: PythonOpt = None,
     as_json: JsonOpt = False,
     unsealed: UnsealedOpt = False,
+    network: Annotated[
+        str,
+        typer.Option(
+            help="Network of sealed agents: host (model APIs; the default) or none (loopback)."
+        ),
+    ] = "host",
+    pass_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pass-env",
+            metavar="NAME",
+            help="Pass this variable (a credential) into sealed agents; repeatable.",
+        ),
+    ] = None,
 ) -> None:
-    """Run tasks through an agent adapter, judge them, and record every run."""
+    """Run tasks through an agent adapter, judge them, and record every run.
+
+    Agents run sealed under bubblewrap: the task folder, corpus, checkout and runs folder are
+    invisible, the workspace read-only but for its editable paths, HOME fresh.
+    """
+    from benchsmith.runtime.run import Interrupted, interruptible
+
     if not agent:
         raise UsageError("--agent is required: replay, nop or command:<shell command>")
-    with _Progress() as progress:
-        result = benchsmith.run(
-            tasks or (), agent=agent, arm=arm, repeat=repeat, runs=runs, jobs=jobs,
-            timeout=timeout, diagnostic=diagnostic, archive=cast("ArchiveMode", archive),
-            all_tasks=all_tasks, corpus=corpus, python=python, unsealed=unsealed,
-            on_start=progress.start, on_finish=progress.advance,
-        )  # fmt: skip
+    if network not in ("host", "none"):
+        raise UsageError("--network must be host or none")
+    try:
+        with _Progress() as progress, interruptible():
+            result = benchsmith.run(
+                tasks or (), agent=agent, arm=arm, repeat=repeat, runs=runs, jobs=jobs,
+                timeout=timeout, diagnostic=diagnostic, archive=cast("ArchiveMode", archive),
+                all_tasks=all_tasks, corpus=corpus, python=python, unsealed=unsealed,
+                network=network, pass_env=tuple(pass_env or ()),
+                on_start=progress.start, on_finish=progress.advance,
+            )  # fmt: skip
+    except Interrupted as stop:
+        typer.echo(f"interrupted by signal {stop.signum}; unfinished runs recorded", err=True)
+        raise typer.Exit(128 + stop.signum) from None
     if as_json:
         emit_json([_outcome_json(o) for o in result.outcomes])
     else:

@@ -125,8 +125,11 @@ def export_harbor(
 # --------------------------------------------------------------------------------------------
 
 
-def gate(specs: Sequence[TaskSpec]) -> dict[str, list[str]]:
-    """What makes each task unfit for export (empty lists for sound tasks)."""
+def gate(specs: Sequence[TaskSpec], *, reference: bool = True) -> dict[str, list[str]]:
+    """What makes each task unfit for export (empty lists for sound tasks).
+
+    ``reference``: a task needs ``reference/`` (the Harbor oracle installs it).
+    """
     from benchsmith.building import build
     from benchsmith.lint import lint_paths
 
@@ -148,7 +151,7 @@ def gate(specs: Sequence[TaskSpec]) -> dict[str, list[str]]:
         name = source_name(spec)
         if not read_lock(spec.task_dir).get("seed"):
             found[name].append("no fixture lock: run benchsmith lock")
-        if not (spec.task_dir / "reference").is_dir():
+        if reference and not (spec.task_dir / "reference").is_dir():
             found[name].append("no reference/ to install as the oracle's solution")
     return found
 
@@ -249,6 +252,7 @@ def write_tree(dest: Path, plan: TaskPlan) -> None:
             target.chmod(item.mode)
         fix_folders(staging)
         for rel, mode in plan.folders.items():
+            (staging / rel).mkdir(parents=True, exist_ok=True)  # empty ones too
             (staging / rel).chmod(mode)
         if dest.exists():
             dest.rename(retired)

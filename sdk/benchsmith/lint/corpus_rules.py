@@ -19,16 +19,17 @@ from benchsmith.judging import judge_command_problem
 from benchsmith.lint.context import CorpusContext, TaskContext
 from benchsmith.lint.registry import corpus_rule
 from benchsmith.lockfile import file_entry, read_lock, sha256_text
+from benchsmith.resources import RUNTIME_FILES
 
 GENERATED_CODES = {
     "tasks.json": (
         "BS502",
         "tasks.json does not list the corpus's tasks as they are; run benchsmith build",
     ),
-    "benchlib.py": (
-        "BS503",
-        "differs from sdk/benchsmith/runtime/benchlib.py; run benchsmith build",
-    ),
+    **{
+        name: ("BS503", f"differs from sdk/benchsmith/runtime/{name}; run benchsmith build")
+        for name in RUNTIME_FILES
+    },
 }
 HAND_EDIT_MESSAGE = (
     "edited by hand since benchsmith generated it; a rebuild would refuse "
@@ -117,7 +118,7 @@ def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
 @corpus_rule(
     ("BS501", "a generated file (seed.py, judge.py, TASK.md, scenario.json) is stale or missing"),
     ("BS502", "tasks.json is out of sync with the corpus's tasks"),
-    ("BS503", "the corpus copy of benchlib.py drifted from sdk/benchsmith/runtime/benchlib.py"),
+    ("BS503", "a corpus copy of benchlib.py or run.py drifted from sdk/benchsmith/runtime/"),
     ("BS504", "a generated file was edited by hand since it was generated"),
     ("BS505", "benchsmith.lock's seed hashes are missing or older than the seed's inputs"),
 )

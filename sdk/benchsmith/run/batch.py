@@ -18,6 +18,7 @@ import contextlib
 import multiprocessing
 import os
 import shutil
+import signal
 import sqlite3
 import tempfile
 from collections.abc import Callable, Sequence
@@ -33,10 +34,12 @@ from benchsmith.run.data import ArchiveMode, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.runner import execute_run, utc_now
 from benchsmith.run.tasks import task_info
 from benchsmith.run.workspaces import remove_cache
+from benchsmith.runtime.run import Interrupted, private_temp
 from benchsmith.sealing import decide
 
 ARCHIVE_MODES: tuple[ArchiveMode, ...] = ("full", "editable", "none")
 CACHE_DIR = ".judge-cache"
+WORKER_GRACE = 30.0
 
 Started = Callable[[list[RunPlan]], None]
 Finished = Callable[[RunOutcome], None]
@@ -61,7 +64,11 @@ class BatchOptions:
         reuse_workspaces: Seed each task's workspace and stage files once per invocation
             and copy them for every run; ``False`` seeds every run afresh (the baseline
             of ``bench/bench_run.py``).
-        unsealed: Run candidates without the sandbox (``--unsealed``; recorded in each run).
+        unsealed: Run candidates and agents without the sandbox (``--unsealed``; recorded
+            in each run).
+        network: Sealed agents share the host network (``--network host``); ``False``
+            (``--network none``) leaves them a private loopback only.
+        pass_env: Variables of this environment passed into sealed agents (``--pass-env``).
     """
 
     adapter: str
@@ -76,6 +83,8 @@ class BatchOptions:
     judge_timeout: float = 1800.0
     reuse_workspaces: bool = True
     unsealed: bool = False
+    network: bool = True
+    pass_env: tuple[str, ...] = ()
 
 
 @dataclass
@@ -142,11 +151,31 @@ def run_batch(
     invocation = f"{utc_now()}-{os.getpid()}"
     cache = options.runs_dir / CACHE_DIR / invocation.replace(":", "")
     conn = records.open_runs(options.runs_dir, create=True)
-    workspaces = Path(tempfile.mkdtemp(prefix="benchsmith-workspaces-")).resolve()
+    with private_temp() as temp:
+        records.reap_stale(conn, options.runs_dir)
+        return _run_batch(conn, tasks, options, arm, python, invocation, sealed, cache, temp,
+                          on_start, on_finish)  # fmt: skip
+
+
+def _run_batch(
+    conn: sqlite3.Connection,
+    tasks: list[TaskInfo],
+    options: BatchOptions,
+    arm: str,
+    python: str,
+    invocation: str,
+    sealed: bool,
+    cache: Path,
+    temp: Path,
+    on_start: Started | None,
+    on_finish: Finished | None,
+) -> BatchResult:
+    workspaces = Path(tempfile.mkdtemp(prefix="benchsmith-workspaces-", dir=temp)).resolve()
     try:
         plans = reserve(
-            conn, tasks, options, arm=arm, python=python, invocation=invocation, sealed=sealed
-        )
+            conn, tasks, options, arm=arm, python=python, invocation=invocation, sealed=sealed,
+            owner=str(temp),
+        )  # fmt: skip
         plans = [_with_cache(p, cache) for p in plans]
         if options.reuse_workspaces:
             plans = [replace(p, workspace_cache=workspaces / p.task.dirname) for p in plans]
@@ -171,6 +200,7 @@ def reserve(
     python: str,
     invocation: str,
     sealed: bool = True,
+    owner: str = "",
 ) -> list[RunPlan]:
     """Plan the runs and reserve their rows (repeat-major order: every task once, then again).
 
@@ -191,9 +221,12 @@ def reserve(
             for n in range(options.repeat)
             for task in tasks
         ]
-        plans = [replace(p, sealed=sealed) for p in plans]
+        plans = [
+            replace(p, sealed=sealed, network=options.network, pass_env=options.pass_env)
+            for p in plans
+        ]
         for plan in plans:
-            records.insert_pending(conn, plan, invocation)
+            records.insert_pending(conn, plan, invocation, owner)
     return plans
 
 
@@ -251,7 +284,9 @@ def _execute(
 
 def _execute_pool(plans: list[RunPlan], jobs: int, finish: Finished) -> None:
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(plans)), mp_context=context)
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(plans)), mp_context=context, initializer=_worker_signals
+    )
     try:
         futures: dict[Future[RunOutcome], RunPlan] = {
             pool.submit(execute_run, plan): plan for plan in plans
@@ -259,9 +294,27 @@ def _execute_pool(plans: list[RunPlan], jobs: int, finish: Finished) -> None:
         for future in as_completed(futures):
             finish(_collect(future, futures[future]))
     except BaseException:
+        workers = list(getattr(pool, "_processes", {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:  # each tears its run's sandbox down on SIGTERM
+            with contextlib.suppress(OSError, ValueError):
+                worker.terminate()
+        for worker in workers:
+            worker.join(WORKER_GRACE)
+            if worker.is_alive():
+                worker.kill()
         raise
     pool.shutdown(wait=True)
+
+
+def _worker_signals() -> None:
+    """In a worker: SIGTERM and SIGHUP unwind the run (its sandbox and folders go)."""
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _raise_interrupted)
+
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise Interrupted(signum)
 
 
 def _collect(future: Future[RunOutcome], plan: RunPlan) -> RunOutcome:
@@ -270,7 +323,10 @@ def _collect(future: Future[RunOutcome], plan: RunPlan) -> RunOutcome:
         return future.result()
     except Exception as exc:  # a dead worker process: record it as this run's failure
         outcome = RunOutcome(
-            plan, utc_now(), end_reason="runner_error", end_detail=f"worker failed: {exc!r}"
+            plan=plan,
+            started_at=utc_now(),
+            end_reason="runner_error",
+            end_detail=f"worker failed: {exc!r}",
         )
         plan.run_dir.mkdir(parents=True, exist_ok=True)
         artifacts.write_record(outcome, plan.run_dir)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -148,14 +149,37 @@ def write_reference(request: Request, emitter: Emitter) -> dict[str, int]:
     if request.reference is None or not request.reference.is_dir():
         emitter.emit("error", message="replay: no reference solution was provided")
         return {}
-    from benchsmith.runtime import benchlib
-
     source = source_for(request.reference, request.stage_id)
-    copied = benchlib.overlay(source, request.workspace, request.editable)
+    copied = [rel for rel in request.editable if replace_path(source, request.workspace, rel)]
     written = {rel: size_of(request.workspace / rel) for rel in copied}
     for size in written.values():
         emitter.emit("tool_call", name="write_files", result_bytes=len(f"wrote {size} bytes"))
     return written
+
+
+def replace_path(source: Path, workspace: Path, rel: str) -> bool:
+    """Make the editable ``rel`` of the workspace what the reference has; False if it has none.
+
+    An editable folder keeps its identity (a sealed agent's is a mount point) and gets the
+    reference's contents instead of its own.
+    """
+    from benchsmith.runtime import benchlib
+
+    src, dest = source / rel.rstrip("/"), workspace / rel.rstrip("/")
+    if not (src.exists() or src.is_symlink()):
+        return False
+    if src.is_dir() and not src.is_symlink() and dest.is_dir() and not dest.is_symlink():
+        for child in sorted(dest.iterdir()):
+            benchlib.remove_path(child)
+        shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True)
+        return True
+    benchlib.remove_path(dest)
+    benchlib.ensure_parent(dest)
+    if src.is_dir() and not src.is_symlink():
+        shutil.copytree(src, dest, symlinks=True)
+    else:
+        shutil.copy2(src, dest, follow_symlinks=False)
+    return True
 
 
 def size_of(path: Path) -> int:

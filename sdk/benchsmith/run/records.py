@@ -22,6 +22,7 @@ from benchsmith.diagnostics import display_path
 from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.run.data import Entry, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.metrics import event_values, final_response_tokens, usage_columns
+from benchsmith.runtime.run import owner_alive
 
 DB_NAME = "runs.db"
 SCHEMA_VERSION = 1
@@ -192,8 +193,15 @@ def connect(path: Path) -> sqlite3.Connection:
 # recorded before the column existed, which databases of schema version 1 gain on opening.
 def _ensure_sealed_column(conn: sqlite3.Connection) -> None:
     columns = {row["name"] for row in conn.execute("PRAGMA table_info(runs)")}
-    if "sealed" not in columns:
-        conn.execute("ALTER TABLE runs ADD COLUMN sealed INTEGER")
+    for name, sql in ADDED_COLUMNS:
+        if name not in columns:
+            conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {sql}")
+
+
+ADDED_COLUMNS = (("sealed", "INTEGER"), ("owner", "TEXT"), ("network", "TEXT"))
+"""Columns of ``runs`` added after schema version 1 (NULL for older rows): whether agents and
+candidates ran sealed; the temporary folder of the invocation running a pending row (its lock
+says whether that invocation still lives); the sealed agents' network, ``host`` or ``none``."""
 
 
 def _ensure_schema(conn: sqlite3.Connection, path: Path) -> None:
@@ -258,21 +266,40 @@ def next_repeat(conn: sqlite3.Connection, arm: str, task: str, kind: Kind) -> in
     return int(row[0] or 0) + 1
 
 
-def insert_pending(conn: sqlite3.Connection, plan: RunPlan, invocation: str) -> None:
-    """Reserve a planned run's row (status ``pending``)."""
+def insert_pending(
+    conn: sqlite3.Connection, plan: RunPlan, invocation: str, owner: str = ""
+) -> None:
+    """Reserve a planned run's row (status ``pending``), owned by the invocation's ``owner``
+    folder (see :func:`reap_stale`)."""
     task: TaskInfo = plan.task
     conn.execute(
         """INSERT INTO runs (run_id, arm, task, task_id, slug, pressure, stage_count, repeat,
             kind, adapter, status, timeout_seconds, timeout_overridden, task_digest, python,
-            benchsmith_version, invocation, artifacts, sealed)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)""",
+            benchsmith_version, invocation, artifacts, sealed, owner, network)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         (
             plan.run_id, plan.arm, task.dirname, task.id, task.slug, task.pressure,
             len(task.stages), plan.repeat, plan.kind, plan.adapter, plan.timeout_seconds,
             int(plan.timeout_overridden), task.digest, plan.python, __version__, invocation,
-            plan.run_id, int(plan.sealed),
+            plan.run_id, int(plan.sealed), owner or None, "host" if plan.network else "none",
         ),
     )  # fmt: skip
+
+
+def reap_stale(conn: sqlite3.Connection, runs_dir: Path) -> list[str]:
+    """Mark ``interrupted`` the pending runs whose invocation died (``kill -9``): its owner
+    folder's lock is free. A run.json such a run left says so too."""
+    rows = conn.execute("SELECT run_id, owner FROM runs WHERE status = 'pending'").fetchall()
+    stale = [r["run_id"] for r in rows if r["owner"] and not owner_alive(Path(r["owner"]))]
+    if stale:
+        mark_interrupted(conn, stale)
+    for run_id in stale:
+        record = runs_dir / run_id / "run.json"
+        with contextlib.suppress(OSError, ValueError):
+            data = json.loads(record.read_text(encoding="utf-8"))
+            data.update(end_reason="interrupted", end_detail="the runner was killed")
+            record.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return stale
 
 
 def mark_interrupted(conn: sqlite3.Connection, run_ids: list[str]) -> None:

@@ -1,0 +1,2125 @@
+"""run: the runner of a benchmark corpus -- spec section 5, written once.
+
+This file has one source, ``sdk/benchsmith/runtime/run.py`` in the benchsmith repository;
+``benchsmith build`` copies it to the root of each corpus next to ``benchlib.py`` and
+``benchsmith lint`` reports copies that drifted (BS503). It imports the standard library and
+benchlib only, so a corpus runs anywhere Python 3.12 does.
+
+Two front ends drive the one lifecycle defined here (:class:`Lifecycle`):
+
+* ``python run.py --agent 'command:...' [--task NN-slug | --all] [--runs DIR] [--timeout S]``,
+  the spec's lean runner: one adapter command, a JSON record per run, a plain-text summary
+  with the section 7 figures (:func:`main`);
+* ``benchsmith run``, which adds SQLite records, parallel runs, archives and reports.
+
+Both read a task from its ``scenario.json`` (stages, messages, ``inject`` folders,
+compactions, timeout, editable paths, judge command) and its ``seed.py`` (the seeded files
+of each stage, ``--stage N --only``); never from task.toml. Loopback services come from the
+judge's embedded task data (``TASK["services"]`` in judge.py, read with :mod:`ast`, never
+executed): scenario.json's v1 shape is fixed by the spec and has no place for them.
+
+Sections:
+    * protocol   -- the adapter protocol: ``BENCHSMITH_*`` variables and event lines;
+    * scenario   -- reading a task (:func:`load_scenario`, :func:`task_version`);
+    * actions    -- one adapter action: events, time budget, process-group kill
+                    (:func:`run_action`);
+    * workspaces -- materializing a run's workspace and stage files (:class:`WorkspaceSource`);
+    * lifecycle  -- one run (:class:`Lifecycle`): workspace, services, stages, compactions,
+                    stop, judge, record;
+    * judging    -- the lean runner's judge call (:class:`CommandJudge`);
+    * lean runner -- figures, records and the command line of ``python run.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import datetime as _dt
+import fcntl
+import hashlib
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal, Protocol
+
+try:
+    from benchsmith.runtime import benchlib
+except ImportError:  # the corpus copy: benchlib.py sits next to this file
+    sys.dont_write_bytecode = True  # keep __pycache__ out of the corpus folder
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import benchlib  # type: ignore[no-redef,import-not-found]
+
+# ---------------------------------------------------------------------------------------------
+# protocol
+# ---------------------------------------------------------------------------------------------
+
+PROTOCOL_VERSION: Final = "1"
+
+ENV_PROTOCOL: Final = "BENCHSMITH_PROTOCOL"
+ENV_ACTION: Final = "BENCHSMITH_ACTION"
+ENV_STAGE: Final = "BENCHSMITH_STAGE"
+ENV_STAGE_ID: Final = "BENCHSMITH_STAGE_ID"
+ENV_STAGES: Final = "BENCHSMITH_STAGES"
+ENV_WORKSPACE: Final = "BENCHSMITH_WORKSPACE"
+ENV_MESSAGE_FILE: Final = "BENCHSMITH_MESSAGE_FILE"
+ENV_EVENTS: Final = "BENCHSMITH_EVENTS"
+ENV_STATE_DIR: Final = "BENCHSMITH_STATE_DIR"
+ENV_EDITABLE: Final = "BENCHSMITH_EDITABLE"
+ENV_TIMEOUT: Final = "BENCHSMITH_TIMEOUT"
+# Given to the built-in ``replay`` adapter only: never to external adapters.
+ENV_REFERENCE: Final = "BENCHSMITH_REFERENCE"
+
+MAX_LINE_BYTES: Final = 1 << 20
+
+USAGE_KEYS: Final[Mapping[str, tuple[str, bool]]] = {
+    "calls": ("int", False),
+    "input_tokens": ("int", True),
+    "uncached_input_tokens": ("int", False),
+    "output_tokens": ("int", True),
+    "cache_read_tokens": ("int", False),
+    "cache_write_tokens": ("int", False),
+    "cost_usd": ("number", False),
+    "context_tokens": ("int", False),
+}
+"""The measures of a ``usage`` event: key -> (``int`` or ``number``, required). benchsmith's
+``Usage`` dataclass (``benchsmith.run.metrics``) defines the same keys; a test keeps both equal."""
+
+_Check = Callable[[Any], bool]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_number(value: Any) -> bool:
+    ok_type = isinstance(value, int | float) and not isinstance(value, bool)
+    return ok_type and math.isfinite(value) and value >= 0
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_name(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _is_status(value: Any) -> bool:
+    return value in ("completed", "failed")
+
+
+_WHAT: dict[_Check, str] = {
+    _is_int: "a non-negative integer",
+    _is_number: "a non-negative number",
+    _is_text: "a string",
+    _is_name: "a non-empty string",
+    _is_bool: "a boolean",
+    _is_status: "'completed' or 'failed'",
+}
+
+
+def _usage_fields() -> tuple[dict[str, _Check], dict[str, _Check]]:
+    required: dict[str, _Check] = {"model": _is_name, "kind": _is_name}
+    optional: dict[str, _Check] = {}
+    for key, (kind, needed) in USAGE_KEYS.items():
+        (required if needed else optional)[key] = _is_number if kind == "number" else _is_int
+    return required, optional
+
+
+FIELDS: Final[Mapping[str, tuple[Mapping[str, _Check], Mapping[str, _Check]]]] = {
+    "assistant": ({"text": _is_text}, {"tokens": _is_int}),
+    "tool_call": ({"name": _is_name, "result_bytes": _is_int}, {"is_error": _is_bool}),
+    "usage": _usage_fields(),
+    "compaction": (
+        {"status": _is_status},
+        {"detail": _is_text, "tokens_before": _is_int, "tokens_after": _is_int},
+    ),
+    "idle": ({}, {}),
+    "done": ({}, {}),
+    "error": ({"message": _is_text}, {}),
+}
+"""Event type -> (required fields, optional fields); extra keys are kept verbatim."""
+
+
+@dataclass(frozen=True)
+class LineProblem:
+    """Why one events line was rejected.
+
+    Attributes:
+        code: Stable short code (``event-json``, ``event-type``, ``event-field``,
+            ``event-size``, ``event-encoding``).
+        message: What is wrong.
+    """
+
+    code: str
+    message: str
+
+
+def _field_problem(event: Mapping[str, Any], kind: str) -> str:
+    required, optional = FIELDS[kind]
+    for name, check in required.items():
+        if name not in event:
+            return f"{kind} event lacks {name!r}"
+        if not check(event[name]):
+            return f"{kind} event: {name!r} must be {_WHAT[check]}"
+    for name, check in optional.items():
+        if name in event and not check(event[name]):
+            return f"{kind} event: {name!r} must be {_WHAT[check]}"
+    return ""
+
+
+def parse_event(raw: bytes) -> dict[str, Any] | LineProblem:
+    """Parse and validate one events line (without its newline)."""
+    if len(raw) > MAX_LINE_BYTES:
+        return LineProblem("event-size", f"line of {len(raw)} bytes exceeds {MAX_LINE_BYTES}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return LineProblem("event-encoding", f"not UTF-8 (byte {exc.start})")
+    try:
+        event = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return LineProblem("event-json", f"not JSON: {exc}")
+    if not isinstance(event, dict):
+        return LineProblem("event-json", f"expected a JSON object, got {type(event).__name__}")
+    kind = event.get("type")
+    if kind not in FIELDS:
+        return LineProblem("event-type", f"unknown event type {kind!r}")
+    problem = _field_problem(event, str(kind))
+    return LineProblem("event-field", problem) if problem else event
+
+
+def event_line(event: Mapping[str, Any]) -> str:
+    """Serialize one event the way adapters should: compact JSON plus a newline."""
+    return json.dumps(dict(event), ensure_ascii=False, sort_keys=True) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# scenario
+# ---------------------------------------------------------------------------------------------
+
+SCENARIO_FILE: Final = "scenario.json"
+SCENARIO_SCHEMA: Final = "prime-context.python-realworld-task/v1"
+WORKSPACE_PLACEHOLDER: Final = "{workspace}"
+VERSIONED: Final = ("scenario.json", "judge.py", "seed.py")
+_INJECT = re.compile(r"^(visible|stages/[^/]+)/$")
+
+
+class ScenarioError(Exception):
+    """Raised when a task folder holds no usable scenario.json (or judge.py, seed.py)."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of scenario.json: id, injected folder, user message, compaction after it."""
+
+    id: str
+    inject: str
+    message: str
+    compact_after: bool
+
+
+@dataclass(frozen=True)
+class Service:
+    """A loopback fixture service kept running during the agent run (spec 10.4)."""
+
+    name: str
+    run: str
+    url_file: str
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A task as the runner sees it: scenario.json plus the judge's services.
+
+    Attributes:
+        task_dir: The task folder.
+        id: Task number.
+        slug: Task slug.
+        title: Task title.
+        pressure: Pressure class (N, L, M, H).
+        timeout_seconds: The agent's time budget over all its actions.
+        editable: Workspace paths the agent may write.
+        stages: Stages in order.
+        judge_command: The judge's command line (``{workspace}`` placeholder).
+        services: Fixture services (from judge.py's ``TASK["services"]``).
+    """
+
+    task_dir: Path
+    id: int
+    slug: str
+    title: str
+    pressure: str
+    timeout_seconds: float
+    editable: tuple[str, ...]
+    stages: tuple[Stage, ...]
+    judge_command: tuple[str, ...]
+    services: tuple[Service, ...] = ()
+
+    @property
+    def dirname(self) -> str:
+        """``NN-slug``: the task's folder name and its key in run records."""
+        return self.task_dir.name
+
+    @property
+    def layout(self) -> benchlib.Layout:
+        """The runtime layout: stage ids, their ``inject`` folders, editable paths."""
+        return benchlib.Layout(
+            task_dir=self.task_dir,
+            stages=tuple(s.id for s in self.stages),
+            editable=self.editable,
+            injects=tuple(s.inject for s in self.stages),
+        )
+
+
+def _require(condition: bool, path: Path, what: str) -> None:
+    if not condition:
+        raise ScenarioError(f"{path}: {what}")
+
+
+def load_scenario(task_dir: Path) -> Scenario:
+    """Read a task folder's scenario.json (and the services its judge.py declares).
+
+    Raises:
+        ScenarioError: When scenario.json is missing, not JSON or not of the v1 shape the
+            runner needs, or seed.py, judge.py or TASK.md is missing.
+    """
+    task_dir = Path(task_dir).absolute()
+    path = task_dir / SCENARIO_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ScenarioError(f"{path}: cannot be read: {exc}") from None
+    _require(isinstance(data, dict), path, "not a JSON object")
+    _require(data.get("schema") == SCENARIO_SCHEMA, path, f"schema is not {SCENARIO_SCHEMA}")
+    for name in ("seed.py", "judge.py", "TASK.md"):
+        _require((task_dir / name).is_file(), task_dir / name, "missing")
+    scenario = Scenario(
+        task_dir=task_dir,
+        id=_int(data, "id", path),
+        slug=_text(data, "slug", path),
+        title=_text(data, "title", path),
+        pressure=_text(data, "pressure", path),
+        timeout_seconds=float(_int(data, "timeout_seconds", path)),
+        editable=_texts(data, "editable_paths", path),
+        stages=_stages(data, path),
+        judge_command=_judge_command(data, path),
+        services=judge_services(task_dir / "judge.py"),
+    )
+    _require(scenario.timeout_seconds > 0, path, "timeout_seconds must be positive")
+    return scenario
+
+
+def _int(data: Mapping[str, Any], key: str, path: Path) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ScenarioError(f"{path}: {key}: no integer")
+    return value
+
+
+def _text(data: Mapping[str, Any], key: str, path: Path) -> str:
+    value = data.get(key)
+    _require(isinstance(value, str) and bool(value), path, f"{key}: no text")
+    return str(value)
+
+
+def _texts(data: Mapping[str, Any], key: str, path: Path) -> tuple[str, ...]:
+    value = data.get(key)
+    ok = isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+    _require(ok, path, f"{key}: not a list of strings")
+    return tuple(value)  # type: ignore[arg-type]
+
+
+def _stages(data: Mapping[str, Any], path: Path) -> tuple[Stage, ...]:
+    stages = data.get("stages")
+    _require(isinstance(stages, list) and bool(stages), path, "stages: not a list of stages")
+    found = []
+    for number, stage in enumerate(stages, 1):  # type: ignore[arg-type]
+        where = f"stages[{number - 1}]"
+        _require(isinstance(stage, dict), path, f"{where}: not an object")
+        inject = _text(stage, "inject", path)
+        _require(bool(_INJECT.match(inject)), path, f"{where}.inject: {inject!r} is no folder")
+        compact = stage.get("compact_after")
+        _require(isinstance(compact, bool), path, f"{where}.compact_after: not a boolean")
+        found.append(
+            Stage(_text(stage, "id", path), inject, _text(stage, "message", path), compact)
+        )
+    return tuple(found)
+
+
+def _judge_command(data: Mapping[str, Any], path: Path) -> tuple[str, ...]:
+    command = _texts(data, "judge_command", path)
+    ok = any(WORKSPACE_PLACEHOLDER in a for a in command)
+    _require(ok, path, f"judge_command does not pass {WORKSPACE_PLACEHOLDER}")
+    return command
+
+
+def judge_services(judge: Path) -> tuple[Service, ...]:
+    """The services of judge.py's embedded ``TASK`` data, read as a literal (never run).
+
+    Raises:
+        ScenarioError: When judge.py does not parse or its ``services`` are malformed.
+    """
+    try:
+        tree = ast.parse(judge.read_bytes(), filename=str(judge))
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ScenarioError(f"{judge}: cannot be read: {exc}") from None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["TASK"]:
+            try:
+                task = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError):
+                return ()
+            services = task.get("services", []) if isinstance(task, dict) else []
+            try:
+                return tuple(Service(s["name"], s["run"], s["url_file"]) for s in services)
+            except (TypeError, KeyError) as exc:
+                raise ScenarioError(f"{judge}: TASK['services'] is malformed: {exc}") from None
+    return ()
+
+
+def task_version(task_dir: Path) -> str:
+    """SHA-256 over scenario.json, judge.py and seed.py: what an agent is asked and judged by.
+
+    Two runs with one version ran the same task; ``benchsmith report --arms`` warns when the
+    two runs of a matched pair differ.
+    """
+    digest = hashlib.sha256()
+    for name in VERSIONED:
+        path = Path(task_dir) / name
+        digest.update(name.encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# actions
+# ---------------------------------------------------------------------------------------------
+
+IDLE_GRACE = 10.0
+MAX_PROBLEMS = 200
+POLL_FIRST = 0.002
+POLL_MAX = 0.025
+COMMAND_PREFIX: Final = "command:"
+
+Outcome = Literal["idle", "timeout", "crash"]
+
+
+@dataclass(frozen=True)
+class ActionEnv:
+    """What one action tells the adapter.
+
+    Attributes:
+        action: ``message`` or ``compact``.
+        stage: 1-based stage number the action belongs to.
+        stage_id: That stage's id.
+        stages: Number of stages of the task.
+        workspace: The agent's workspace (absolute).
+        events: File the adapter appends event lines to.
+        state_dir: Private folder that persists across this run's actions.
+        editable: Workspace paths the agent may write.
+        timeout: Seconds left of the agent's time budget.
+        message_file: File holding the user message (``message`` actions only).
+        reference: The task's reference solution (passed to ``replay`` only).
+    """
+
+    action: str
+    stage: int
+    stage_id: str
+    stages: int
+    workspace: Path
+    events: Path
+    state_dir: Path
+    editable: tuple[str, ...]
+    timeout: float
+    message_file: Path | None = None
+    reference: Path | None = None
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """An agent adapter, ready to start.
+
+    Attributes:
+        spec: The ``--agent`` value as given (recorded with each run).
+        kind: ``command`` (or a front end's built-in: ``replay``, ``nop``).
+        argv: The program started for every action.
+    """
+
+    spec: str
+    kind: str
+    argv: tuple[str, ...]
+
+    def env(self, context: ActionEnv) -> dict[str, str]:
+        """The ``BENCHSMITH_*`` variables of one action."""
+        values = {
+            ENV_PROTOCOL: PROTOCOL_VERSION,
+            ENV_ACTION: context.action,
+            ENV_STAGE: str(context.stage),
+            ENV_STAGE_ID: context.stage_id,
+            ENV_STAGES: str(context.stages),
+            ENV_WORKSPACE: str(context.workspace),
+            ENV_EVENTS: str(context.events),
+            ENV_STATE_DIR: str(context.state_dir),
+            ENV_EDITABLE: json.dumps(list(context.editable)),
+            ENV_TIMEOUT: f"{max(context.timeout, 0.0):.1f}",
+        }
+        if context.message_file is not None:
+            values[ENV_MESSAGE_FILE] = str(context.message_file)
+        if self.kind == "replay" and context.reference is not None:
+            values[ENV_REFERENCE] = str(context.reference)
+        return values
+
+
+def command_adapter(spec: str) -> Adapter:
+    """The adapter of ``command:<shell command>``, run with ``/bin/sh -c``.
+
+    Raises:
+        ValueError: When ``spec`` is not ``command:`` followed by a command.
+    """
+    command = spec.removeprefix(COMMAND_PREFIX).strip() if spec.startswith(COMMAND_PREFIX) else ""
+    if not command:
+        raise ValueError(f"--agent {spec!r}: expected command:<shell command>")
+    return Adapter(spec, "command", ("/bin/sh", "-c", command))
+
+
+@dataclass(frozen=True)
+class Received:
+    """One valid event line, stamped when the runner read it.
+
+    Attributes:
+        line: 1-based line number in the action's events file.
+        t: Seconds since the run started.
+        event: The event object.
+    """
+
+    line: int
+    t: float
+    event: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A malformed events line or an adapter misbehaviour, recorded as a diagnostic.
+
+    Attributes:
+        line: 1-based line number (0 when not about a line).
+        code: Short stable code (see :class:`LineProblem`, ``lingered``, ``event-file``).
+        message: What is wrong.
+        text: The offending text (clipped), if any.
+    """
+
+    line: int
+    code: str
+    message: str
+    text: str = ""
+
+
+@dataclass
+class ActionResult:
+    """What one action did.
+
+    Attributes:
+        action: ``message`` or ``compact``.
+        stage: The stage it belongs to.
+        outcome: ``idle`` (turn finished), ``timeout`` or ``crash``.
+        detail: Human explanation of a non-idle outcome.
+        exit_code: The adapter's exit status (``None`` when killed or never started).
+        started: Seconds since the run started.
+        seconds: Wall time of the action.
+        events: Valid events in order.
+        problems: Malformed lines and misbehaviours.
+    """
+
+    action: str
+    stage: int
+    outcome: Outcome
+    detail: str
+    exit_code: int | None
+    started: float
+    seconds: float
+    events: list[Received] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def has(self, kind: str) -> bool:
+        """Whether the adapter emitted an event of type ``kind``."""
+        return any(r.event["type"] == kind for r in self.events)
+
+
+class EventTail:
+    """Reads an events file incrementally, validating complete lines."""
+
+    def __init__(self, path: Path, origin: float) -> None:
+        self.path, self.origin = path, origin
+        self.offset, self.buffer, self.lines = 0, b"", 0
+        self.not_regular = False
+        self.idle = False
+        self.events: list[Received] = []
+        self.problems: list[Problem] = []
+
+    def poll(self, *, final: bool = False) -> None:
+        """Consume what was appended since the last call (and a last unterminated line)."""
+        chunk = self.read_new()
+        self.offset += len(chunk)
+        self.buffer += chunk
+        *complete, self.buffer = self.buffer.split(b"\n")
+        if final and self.buffer:
+            complete.append(self.buffer)
+            self.buffer = b""
+        for raw in complete:
+            self.take(raw)
+
+    def read_new(self) -> bytes:
+        """Bytes appended since the last read; never blocks, even if a FIFO replaced the file."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            return b""
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                if not self.not_regular:
+                    self.not_regular = True
+                    self.problem(Problem(0, "event-file", "the events file is not a regular file"))
+                return b""
+            os.lseek(fd, self.offset, os.SEEK_SET)
+            return b"".join(iter(lambda: os.read(fd, 1 << 20), b""))
+        finally:
+            os.close(fd)
+
+    def take(self, raw: bytes) -> None:
+        """Validate one line and keep it as an event or a problem."""
+        self.lines += 1
+        if not raw.strip():
+            return
+        parsed = parse_event(raw.strip())
+        if isinstance(parsed, LineProblem):
+            self.problem(Problem(self.lines, parsed.code, parsed.message, clip(raw)))
+        else:
+            self.events.append(Received(self.lines, time.monotonic() - self.origin, parsed))
+            self.idle = self.idle or parsed["type"] == "idle"
+
+    def problem(self, problem: Problem) -> None:
+        """Record a problem, up to :data:`MAX_PROBLEMS` per action."""
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(problem)
+        elif len(self.problems) == MAX_PROBLEMS:
+            self.problems.append(Problem(0, "too-many", "further problems were not recorded"))
+
+
+def clip(raw: bytes, limit: int = 500) -> str:
+    """The start of an offending line, decoded leniently."""
+    return raw[:limit].decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True)
+class ActionFiles:
+    """Where one action's message, events and output streams live."""
+
+    message: Path | None
+    events: Path
+    stdout: Path
+    stderr: Path
+
+
+@dataclass(frozen=True)
+class AgentSeal:
+    """How adapter actions run sealed under bubblewrap (benchlib's :class:`~benchlib.Seal`,
+    ``system`` view): what an agent sees and may write.
+
+    The host's ``/`` is read-only; each of ``hidden`` (the task folder, the corpus and the
+    checkout holding it, the runs folder) is covered by an empty tmpfs; ``/tmp`` is private,
+    so no other run's workspace shows. Then, at their own paths: the workspace read-only
+    with each editable path writable (an editable *file*'s folder, so tools can replace it
+    and SQLite keep a journal beside it; never the workspace root itself), the adapter's
+    state folder writable, the action's events file writable and its message file
+    read-only, and ``binds`` (read-only). ``HOME`` and ``XDG_{CONFIG,CACHE,DATA}_HOME`` are
+    fresh folders in the state folder. Own PID namespace: when the action ends, everything
+    it started dies with it, daemons included.
+
+    Attributes:
+        hidden: Host folders the agent must not see.
+        binds: Extra read-only binds (a built-in adapter's interpreter and package).
+        network: Share the host network (model APIs); ``False``: only a private loopback.
+        pass_env: Variables passed through from the runner's environment (credentials).
+    """
+
+    hidden: tuple[Path, ...]
+    binds: tuple[benchlib.Bind, ...] = ()
+    network: bool = True
+    pass_env: tuple[str, ...] = ()
+
+
+AGENT_LIMITS = benchlib.Limits(cpu_seconds=None, memory_bytes=None, processes=4096)
+"""Agents (often Node.js) reserve large address spaces: only files and processes are capped;
+the agent's time budget bounds the rest."""
+
+
+def hidden_paths(task_dir: Path, runs: Path | None = None) -> tuple[Path, ...]:
+    """What an agent must not see: the task folder, its corpus (the folder holding it, and the
+    corpus root with tasks.json above it), the git checkout holding them, and ``runs``.
+
+    Started by root, a sealed agent runs as a fresh unprivileged uid, which could not read
+    root's home anyway: it is hidden too, so that read-only binds below it (an interpreter
+    installed there) can be reached.
+    """
+    task_dir = task_dir.resolve()
+    found = [task_dir, task_dir.parent]
+    for folder in task_dir.parents:
+        if (folder / "tasks.json").is_file() and folder not in found:
+            found.append(folder)
+        if (folder / ".git").exists():
+            found.append(folder)
+            break
+    if runs is not None:
+        found.append(runs.resolve())
+    if os.geteuid() == 0:  # a sealed agent runs as a fresh uid that cannot read root's home
+        found.append(Path.home().resolve())
+    return tuple(dict.fromkeys(p for p in found if p != Path("/")))
+
+
+def agent_home(state_dir: Path) -> dict[str, str]:
+    """The fresh ``HOME`` and XDG folders of a sealed agent, created in its state folder."""
+    home = state_dir / "home"
+    folders = {
+        "HOME": home,
+        "XDG_CONFIG_HOME": home / ".config",
+        "XDG_CACHE_HOME": home / ".cache",
+        "XDG_DATA_HOME": home / ".local" / "share",
+    }
+    for folder in folders.values():
+        folder.mkdir(parents=True, exist_ok=True)
+    return {name: str(folder) for name, folder in folders.items()}
+
+
+def agent_seal(
+    seal: AgentSeal, env: ActionEnv, files: ActionFiles, variables: Mapping[str, str]
+) -> benchlib.Seal:
+    """The :class:`benchlib.Seal` of one action."""
+    binds = [benchlib.Bind(env.workspace)]
+    for rel in env.editable:
+        path = env.workspace / rel.rstrip("/")
+        if not rel.endswith("/") and not path.is_dir() and path.parent != env.workspace:
+            path = path.parent
+        if path.exists() and path != env.workspace:
+            binds.append(benchlib.Bind(path, writable=True))
+    binds.append(benchlib.Bind(env.state_dir, writable=True))
+    binds.append(benchlib.Bind(files.events, writable=True))
+    if files.message is not None:
+        binds.append(benchlib.Bind(files.message))
+    passed = {n: os.environ[n] for n in seal.pass_env if n in os.environ}
+    search = os.environ.get("PATH", ":".join(benchlib.SANDBOX_PATH))
+    environment = benchlib.sandbox_env(
+        {**passed, **variables, **agent_home(env.state_dir), "PATH": search}
+    )
+    return benchlib.Seal(
+        binds=(*seal.binds, *binds), view="system", hidden=tuple(str(h) for h in seal.hidden),
+        network=seal.network, limits=AGENT_LIMITS, env=environment, cwd=str(env.workspace),
+    )  # fmt: skip
+
+
+def run_action(
+    adapter: Adapter,
+    env: ActionEnv,
+    files: ActionFiles,
+    *,
+    origin: float,
+    seal: AgentSeal | None = None,
+) -> ActionResult:
+    """Run one action to its end; never raises for the adapter's misbehaviour.
+
+    The adapter runs with the workspace as its working directory, sealed by ``seal``
+    (:class:`AgentSeal`) or, unsealed, in its own process group. The turn is finished when it
+    exits 0 after emitting ``idle``; one still running :data:`IDLE_GRACE` seconds after
+    ``idle`` is stopped (and that recorded). A nonzero exit, or an exit without ``idle``, is
+    a crash; running past ``env.timeout`` a timeout. Everything the action started is killed
+    when it ends: the sandbox's PID namespace, or unsealed the process group and any process
+    that left it but carries the action's token in its environment.
+
+    Args:
+        adapter: The adapter to start.
+        env: What the action tells the adapter (its ``timeout`` is the budget left).
+        files: The action's files (the events file is created empty).
+        origin: ``time.monotonic()`` at the start of the run, for event stamps.
+        seal: How to seal the adapter; ``None`` runs it unsealed.
+    """
+    files.events.write_bytes(b"")
+    started = time.monotonic()
+    tail = EventTail(files.events, origin)
+    base = ActionResult(env.action, env.stage, "crash", "", None, started - origin, 0.0)
+    token = benchlib.run_token()
+    variables = {**adapter.env(env), benchlib.RUN_TOKEN_VARIABLE: token}
+    with open(files.stdout, "wb") as out, open(files.stderr, "wb") as err:
+        try:
+            with _started(adapter, env, files, variables, seal, (out, err)) as process:
+                how, detail = _follow(process, tail, started + env.timeout)
+        except OSError as exc:
+            base.detail = f"adapter could not start: {exc}"
+            return base
+        finally:
+            benchlib.sweep(token)  # children that left the group (setsid, double fork)
+    tail.poll(final=True)
+    base.outcome, base.detail = _settle(how, detail, process.returncode, tail)
+    base.exit_code = None if how == "timeout" or detail == "lingered" else process.returncode
+    if detail == "lingered":
+        tail.problems.append(
+            Problem(0, "lingered", f"adapter still running {IDLE_GRACE:g} s after idle; stopped")
+        )
+    base.seconds = time.monotonic() - started
+    base.events, base.problems = tail.events, tail.problems
+    return base
+
+
+@contextlib.contextmanager
+def _started(
+    adapter: Adapter,
+    env: ActionEnv,
+    files: ActionFiles,
+    variables: Mapping[str, str],
+    seal: AgentSeal | None,
+    streams: tuple[Any, Any],
+) -> Iterator[subprocess.Popen[bytes]]:
+    """The adapter's process, killed (with all it started) when the block ends.
+
+    Raises:
+        OSError: When it cannot be started.
+    """
+    out, err = streams
+    if seal is not None:
+        sealed = agent_seal(seal, env, files, variables)
+        with benchlib.sealed_popen(sealed, list(adapter.argv), stdout=out, stderr=err) as process:
+            yield process
+        return
+    process = subprocess.Popen(
+        list(adapter.argv), cwd=env.workspace, stdin=subprocess.DEVNULL, stdout=out,
+        stderr=err, env=benchlib.clean_env(variables), start_new_session=True,
+    )  # fmt: skip
+    try:
+        yield process
+    finally:
+        benchlib.kill_group(process)
+        process.wait()
+
+
+def _follow(process: subprocess.Popen[bytes], tail: EventTail, deadline: float) -> tuple[str, str]:
+    """Wait for the adapter to exit, time out, or linger after idle; read events meanwhile."""
+    delay, idle_since = POLL_FIRST, 0.0
+    while True:
+        if process.poll() is not None:
+            return "exited", ""
+        tail.poll()
+        now = time.monotonic()
+        if now >= deadline:
+            return "timeout", ""
+        if tail.idle and not idle_since:
+            idle_since = now
+        if idle_since and now - idle_since >= IDLE_GRACE:
+            return "exited", "lingered"
+        time.sleep(min(delay, max(deadline - now, 0.0)))
+        delay = min(delay * 2, POLL_MAX)
+
+
+def _settle(how: str, detail: str, returncode: int | None, tail: EventTail) -> tuple[Outcome, str]:
+    """Classify the end of an action."""
+    if how == "timeout":
+        return "timeout", "the agent's time budget ran out"
+    if detail == "lingered":
+        return "idle", ""
+    if returncode != 0:
+        return "crash", f"adapter exited with status {returncode}{_error_hint(tail)}"
+    if not tail.idle:
+        return "crash", "adapter exited without an idle event"
+    return "idle", ""
+
+
+def _error_hint(tail: EventTail) -> str:
+    errors = [r.event["message"] for r in tail.events if r.event["type"] == "error"]
+    return f": {errors[-1][:200]}" if errors else ""
+
+
+def remaining(budget: float, spent: float) -> float:
+    """Seconds of the agent budget left (never negative)."""
+    return max(budget - spent, 0.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# workspaces
+# ---------------------------------------------------------------------------------------------
+
+_WORKSPACE_ENTRY = "workspace"
+_TREE = "tree"
+
+
+@dataclass(frozen=True)
+class WorkspaceSource:
+    """Materializes a task's workspaces for its runs: seeded once, then copied.
+
+    seed.py is deterministic, so every run of a task in one invocation starts from the same
+    tree. With a ``cache`` folder, the stage-1 workspace and each later stage's files are
+    materialized once, the first time a run needs them (under an exclusive lock, into a
+    temporary folder renamed into place when complete, so concurrent runs wait for one
+    seeding and a crash leaves no half-written entry), and every run copies them, symlinks as
+    links and every mode kept. A workspace holding a FIFO, socket or device is not cached.
+
+    Attributes:
+        layout: The task's layout (its ``injects`` are scenario.json's folders).
+        python: Interpreter that runs seed.py.
+        cache: This task's folder in the invocation's cache; ``None`` seeds afresh each time.
+    """
+
+    layout: benchlib.Layout
+    python: str
+    cache: Path | None = None
+
+    def make(self, dest: Path) -> None:
+        """Write the stage-1 workspace to ``dest`` (which must not exist yet)."""
+        if self.cache is not None:
+            tree = self.entry(_WORKSPACE_ENTRY, self.build_workspace) / _TREE
+            if tree.is_dir():
+                shutil.copytree(tree, dest, symlinks=True)
+                return
+        benchlib.make_workspace(self.layout, dest, stage=1, python=self.python)
+
+    def inject(self, workspace: Path, stage: int) -> None:
+        """Add the files stage ``stage`` introduces to the live ``workspace``."""
+        if self.cache is None:
+            benchlib.inject_stage(self.layout, workspace, stage, self.python)
+            return
+        entry = self.entry(f"stage-{stage}", lambda out: self.build_stage(out, stage))
+        benchlib.apply_stage_files(self.layout, workspace, entry / _TREE)
+
+    def build_workspace(self, out: Path) -> None:
+        """Materialize the stage-1 workspace into ``out/tree`` when a copy can reproduce it."""
+        benchlib.make_workspace(self.layout, out / _TREE, stage=1, python=self.python)
+        if not copyable(out / _TREE):
+            benchlib.remove_path(out / _TREE)
+
+    def build_stage(self, out: Path, stage: int) -> None:
+        """Write the files stage ``stage`` introduces into ``out/tree``."""
+        (out / _TREE).mkdir()
+        benchlib.stage_files(self.layout, out / _TREE, stage, self.python)
+
+    def entry(self, name: str, build: Callable[[Path], None]) -> Path:
+        """The cache entry ``name``, built by ``build`` (into an empty folder) if missing."""
+        assert self.cache is not None
+        ready = self.cache / name
+        if ready.is_dir():
+            return ready
+        self.cache.mkdir(parents=True, exist_ok=True)
+        with _locked(self.cache / f".{name}.lock"):
+            if not ready.is_dir():
+                building = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=self.cache))
+                try:
+                    build(building)
+                    building.rename(ready)
+                finally:
+                    if building.exists():
+                        benchlib.remove_path(building)
+        return ready
+
+
+def copyable(root: Path) -> bool:
+    """Whether ``root`` holds only folders, regular files and symlinks (a copy's repertoire)."""
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            mode = Path(folder, name).lstat().st_mode
+            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                return False
+    return True
+
+
+def remove_tree(root: Path) -> None:
+    """Remove a folder of the runner's, read-only trees included, whatever is left."""
+    with contextlib.suppress(OSError):
+        benchlib.make_writable(root)
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (created if missing) across processes."""
+    handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)
+
+
+# ---------------------------------------------------------------------------------------------
+# interruption
+# ---------------------------------------------------------------------------------------------
+
+TEMP_PREFIX: Final = "benchsmith-run-"
+OWNER_LOCK: Final = ".lock"
+STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class Interrupted(BaseException):
+    """Raised in the runner by SIGTERM, SIGINT or SIGHUP: every cleanup runs on the way out.
+
+    Attributes:
+        signum: The signal.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Turn SIGTERM, SIGINT and SIGHUP into :class:`Interrupted` (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, _interrupt) for s in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def owner_alive(root: Path) -> bool:
+    """Whether the invocation owning the temporary folder ``root`` still runs (holds its lock)."""
+    try:
+        handle = os.open(root / OWNER_LOCK, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(handle)
+    return False
+
+
+def sweep_stale_temp(base: Path) -> list[Path]:
+    """Remove the temporary folders of invocations that died (``kill -9``) under ``base``:
+    their workspaces, seeded caches and judges' folders (``benchlib-judge-*``)."""
+    removed = []
+    for folder in sorted(base.glob(f"{TEMP_PREFIX}*")):
+        if (folder / OWNER_LOCK).is_file() and not owner_alive(folder):
+            remove_tree(folder)
+            removed.append(folder)
+    return removed
+
+
+@contextlib.contextmanager
+def private_temp() -> Iterator[Path]:
+    """A temporary folder holding everything this invocation creates (sessions, caches, the
+    judges' folders through ``TMPDIR``), locked while it lives and removed afterwards; the
+    folders of dead invocations are swept first."""
+    base = Path(tempfile.gettempdir())
+    sweep_stale_temp(base)
+    root = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=base))
+    root.chmod(0o711)  # sandboxes reach their staged mounts through it; nobody lists it
+    handle = os.open(root / OWNER_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    saved = tempfile.tempdir, os.environ.get("TMPDIR")
+    tempfile.tempdir, os.environ["TMPDIR"] = str(root), str(root)
+    try:
+        yield root
+    finally:
+        tempfile.tempdir = saved[0]
+        if saved[1] is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved[1]
+        remove_tree(root)
+        os.close(handle)
+
+
+# ---------------------------------------------------------------------------------------------
+# lifecycle
+# ---------------------------------------------------------------------------------------------
+
+EndReason = Literal[
+    "completed", "timeout", "adapter_crash", "setup_error", "runner_error", "interrupted"
+]
+JUDGED_REASONS: Final = ("completed", "timeout", "adapter_crash")
+
+
+class VerdictLike(Protocol):
+    """What the lifecycle reads of a verdict (``benchsmith.judging.Verdict``, :class:`Verdict`)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def progress_level(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+
+
+Judging = Callable[[Path, Path], VerdictLike]
+"""A front end's judge call: (workspace, file receiving the judge's stdout) -> verdict."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a run's timeline: an adapter event or a runner lifecycle event.
+
+    Attributes:
+        seq: 1-based position in the run.
+        t: Seconds since the run started.
+        stage: The stage it belongs to (0 before the first stage).
+        action: ``message``, ``compact`` or ``runner``.
+        action_no: 1-based number of the adapter action (0 for runner events).
+        source: ``adapter`` or ``runner``.
+        event: The event object (``type`` plus fields).
+    """
+
+    seq: int
+    t: float
+    stage: int
+    action: str
+    action_no: int
+    source: str
+    event: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class DiagnosticEntry:
+    """A malformed event line or a recorded misbehaviour of the adapter or the run."""
+
+    stage: int
+    action: str
+    action_no: int
+    line: int
+    code: str
+    message: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class StageRecord:
+    """What happened at one stage.
+
+    Attributes:
+        number: 1-based stage number.
+        stage_id: Stage id.
+        compact_after: Whether a compaction was scheduled after it.
+        inject_seconds: Time spent injecting its files (0 for stage 1).
+        result: Its ``message`` action, or ``None`` when the run ended before it.
+    """
+
+    number: int
+    stage_id: str
+    compact_after: bool
+    inject_seconds: float
+    result: ActionResult | None
+
+
+@dataclass(frozen=True)
+class CompactionRecord:
+    """One compaction: requested by the runner, or reported by the agent on its own.
+
+    Attributes:
+        number: 1-based number within the run.
+        after_stage: The stage answered before it.
+        trigger: ``requested`` or ``natural``.
+        status: ``completed`` or ``failed``.
+        started: Seconds since the run started (requested compactions).
+        seconds: Duration of the compact action (requested compactions).
+        detail: Why it failed, or what the adapter said.
+    """
+
+    number: int
+    after_stage: int
+    trigger: str
+    status: str
+    started: float | None
+    seconds: float | None
+    detail: str
+
+
+@dataclass
+class Times:
+    """Wall times of a run, in seconds.
+
+    Attributes:
+        setup: Workspace materialization and service start.
+        agent: Sum of the adapter actions (message and compact): the measured agent time.
+        inject: Stage injections between actions.
+        lifecycle: From the start of the run to the agent's stop and teardown.
+        judge: The judge, run after the agent stopped (never part of agent time).
+        record: Archiving and writing the run's artifacts.
+    """
+
+    setup: float = 0.0
+    agent: float = 0.0
+    inject: float = 0.0
+    lifecycle: float = 0.0
+    judge: float = 0.0
+    record: float = 0.0
+
+
+@dataclass
+class RunState:
+    """Everything one run recorded, filled in by :class:`Lifecycle` as the run goes."""
+
+    started_at: str
+    end_reason: EndReason = "completed"
+    end_detail: str = ""
+    times: Times = field(default_factory=Times)
+    stages: list[StageRecord] = field(default_factory=list)
+    compactions: list[CompactionRecord] = field(default_factory=list)
+    timeline: list[Entry] = field(default_factory=list)
+    diagnostics: list[DiagnosticEntry] = field(default_factory=list)
+    verdict: Any = None
+    artifacts: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """One run to execute, as the lifecycle needs it.
+
+    Attributes:
+        scenario: The task.
+        adapter: The agent adapter.
+        python: Interpreter for seed.py and services.
+        timeout_seconds: The agent's time budget over all its actions.
+        run_dir: Folder receiving the run's artifacts (``actions/`` and the front end's).
+        judge: The front end's judge call.
+        workspaces: Where the workspace and stage files come from.
+        record: The front end's recording step, called with the lifecycle once the run is
+            over (the workspace still exists then; archive it there).
+        seal: How adapter actions are sealed (``None``: unsealed, ``--unsealed``).
+    """
+
+    scenario: Scenario
+    adapter: Adapter
+    python: str
+    timeout_seconds: float
+    run_dir: Path
+    judge: Judging
+    workspaces: WorkspaceSource
+    record: Callable[[Lifecycle], None] = lambda lifecycle: None
+    seal: AgentSeal | None = None
+
+
+class SetupFailed(Exception):
+    """Raised inside a run when the workspace or a service cannot be prepared."""
+
+
+def utc_now() -> str:
+    """The current UTC time, ISO 8601 to the second (run metadata, never fixture data)."""
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+class Lifecycle:
+    """One run (spec section 5) of one task through one adapter.
+
+    1. materialize a fresh workspace in a private temporary folder (seed.py, the ``inject``
+       folder of stage 1, TASK.md; inputs read-only, editable paths writable; nothing
+       private), start the task's loopback services and write their URL files;
+    2. send each stage's message through the adapter and wait for the turn to finish (an
+       early ``done`` is recorded and ignored while stages remain); after a stage with
+       ``compact_after`` request one compaction; inject the next stage's files;
+    3. enforce the agent time budget over the sum of the adapter actions (runner overhead
+       such as injections never eats into it); a timeout or crash ends the run;
+    4. stop the agent (each action's process group is killed when the action ends), tear
+       the services down, then judge outside the measured agent time;
+    5. record: the action files into ``run_dir/actions``, then the front end's ``record``.
+
+    It never raises for anything an adapter, a judge or a task does: failures are recorded
+    as the run's ``end_reason`` and diagnostics. Only an interrupt propagates.
+    """
+
+    def __init__(self, config: RunConfig, state: RunState, session: Path) -> None:
+        self.config, self.scenario, self.state = config, config.scenario, state
+        self.origin = time.monotonic()
+        self.workspace = session / "workspace"
+        self.io, self.agent_state = session / "io", session / "state"
+        self.action_no = 0
+
+    @classmethod
+    def execute(cls, config: RunConfig, state: RunState | None = None) -> RunState:
+        """Execute one run in a private temporary folder (removed afterwards)."""
+        state = state or RunState(started_at=utc_now())
+        with tempfile.TemporaryDirectory(prefix="benchsmith-", ignore_cleanup_errors=True) as tmp:
+            lifecycle = cls(config, state, Path(tmp))
+            try:
+                lifecycle.run()
+            finally:
+                benchlib.make_writable(Path(tmp))
+        return state
+
+    # -- timeline ---------------------------------------------------------------------------
+
+    def now(self) -> float:
+        """Seconds since the run started."""
+        return time.monotonic() - self.origin
+
+    def note(self, kind: str, stage: int, **fields: Any) -> None:
+        """Append a runner lifecycle event to the timeline."""
+        event = {"type": kind, **fields}
+        seq = len(self.state.timeline) + 1
+        self.state.timeline.append(Entry(seq, self.now(), stage, "runner", 0, "runner", event))
+
+    def end(self, reason: EndReason, detail: str) -> None:
+        """Record why the run ended early (the first reason wins)."""
+        if self.state.end_reason == "completed":
+            self.state.end_reason, self.state.end_detail = reason, detail
+
+    # -- the run ----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Run every step, recording instead of raising."""
+        self.config.run_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            with contextlib.ExitStack() as services:
+                if self.setup(services):
+                    self.converse()
+                    self.stop_agent()
+            if self.scenario.services:
+                self.note("services_stopped", len(self.scenario.stages))
+            self.state.times.lifecycle = self.now()
+            if self.state.end_reason in JUDGED_REASONS:
+                self.judge()
+        except Exception as exc:  # a bug in the runner: record it, keep the batch going
+            self.end("runner_error", describe(exc))
+            self.state.times.lifecycle = self.state.times.lifecycle or self.now()
+        self.record()
+
+    def setup(self, services: contextlib.ExitStack) -> bool:
+        """Materialize the workspace and start the services; False (recorded) on failure."""
+        for folder in (self.io, self.agent_state):
+            folder.mkdir()
+        try:
+            self.config.workspaces.make(self.workspace)
+            self.guard_private()
+            self.start_services(services)
+        except Exception as exc:  # seed.py, copies and services fail in many ways; record any
+            self.end("setup_error", f"setup failed: {describe(exc)}")
+            return False
+        finally:
+            self.state.times.setup = self.now()
+        self.note("workspace_ready", 1, seconds=round(self.state.times.setup, 6))
+        return True
+
+    def guard_private(self) -> None:
+        """Refuse a workspace holding a private file of the task at its root."""
+        leaked = [n for n in benchlib.PRIVATE_NAMES if (self.workspace / n).exists()]
+        if leaked:
+            raise SetupFailed(f"private files in the workspace: {', '.join(leaked)}")
+
+    def start_services(self, services: contextlib.ExitStack) -> None:
+        """Start each fixture service and write its URL file (read-only) into the workspace."""
+        for service in self.scenario.services:
+            argv = benchlib.resolve_argv(shlex.split(service.run), self.config.python)
+            handle = services.enter_context(benchlib.start_service(argv, cwd=self.workspace))
+            target = self.workspace / service.url_file
+            benchlib.ensure_parent(target)
+            target.parent.chmod(target.parent.stat().st_mode | 0o700)
+            if target.exists():
+                target.chmod(0o644)
+            target.write_text(handle.url + "\n", encoding="utf-8")
+            self.note("service_started", 1, name=service.name, url=handle.url)
+        if self.scenario.services:
+            benchlib.protect_inputs(self.scenario.layout, self.workspace)
+
+    def converse(self) -> None:
+        """Drive the stages in order until the last one is answered or the run ends."""
+        stages = self.scenario.stages
+        for number, stage in enumerate(stages, 1):
+            inject_seconds = 0.0
+            if number > 1:
+                if stages[number - 2].compact_after and not self.compact(number - 1):
+                    break
+                try:
+                    inject_seconds = self.inject(number)
+                except SetupFailed as exc:
+                    self.end("setup_error", str(exc))
+                    break
+            self.note("user_message", number, stage_id=stage.id, text=stage.message)
+            result = self.act("message", number, stage.message)
+            self.state.stages.append(
+                StageRecord(number, stage.id, stage.compact_after, inject_seconds, result)
+            )
+            if not self.finished(result):
+                break
+        reached = len(self.state.stages)
+        for number, stage in enumerate(stages[reached:], reached + 1):
+            self.state.stages.append(StageRecord(number, stage.id, stage.compact_after, 0, None))
+
+    def finished(self, result: ActionResult) -> bool:
+        """Whether the turn finished; otherwise end the run with the reason."""
+        if result.outcome == "timeout":
+            self.end("timeout", f"timed out during {result.action} at stage {result.stage}")
+        elif result.outcome == "crash":
+            self.end("adapter_crash", f"stage {result.stage} {result.action}: {result.detail}")
+        return result.outcome == "idle"
+
+    def inject(self, number: int) -> float:
+        """Add stage ``number``'s files to the workspace; return the seconds it took."""
+        started = time.monotonic()
+        try:
+            self.config.workspaces.inject(self.workspace, number)
+        except Exception as exc:  # the same open set of failures as setup
+            raise SetupFailed(f"stage {number} injection failed: {describe(exc)}") from exc
+        seconds = time.monotonic() - started
+        self.state.times.inject += seconds
+        self.note("stage_injected", number, seconds=round(seconds, 6))
+        return seconds
+
+    def compact(self, after: int) -> bool:
+        """Request one compaction after stage ``after``; False when the run must end."""
+        self.note("compaction_requested", after)
+        result = self.act("compact", after, None)
+        reported = [r.event for r in result.events if r.event["type"] == "compaction"]
+        status, detail = _compaction_status(result, reported)
+        number = len(self.state.compactions) + 1
+        self.state.compactions.append(
+            CompactionRecord(
+                number, after, "requested", status, result.started, result.seconds, detail
+            )
+        )
+        self.note("compaction_" + status, after, detail=detail)
+        return self.finished(result)
+
+    def act(self, action: str, stage: int, message: str | None) -> ActionResult:
+        """Run one adapter action and absorb its events into the timeline."""
+        self.action_no += 1
+        files = self.action_files(action, stage)
+        if message is not None and files.message is not None:
+            files.message.write_text(message, encoding="utf-8")
+        budget = remaining(self.config.timeout_seconds, self.state.times.agent)
+        env = self.action_env(action, stage, files, budget)
+        result = run_action(
+            self.config.adapter, env, files, origin=self.origin, seal=self.config.seal
+        )
+        self.state.times.agent += result.seconds
+        self.absorb(result)
+        return result
+
+    def action_files(self, action: str, stage: int) -> ActionFiles:
+        """The files of the next action, in the private io folder."""
+        stem = self.io / f"{self.action_no:02d}-{action}-s{stage}"
+        message = Path(f"{stem}.message.txt") if action == "message" else None
+        return ActionFiles(
+            message, Path(f"{stem}.jsonl"), Path(f"{stem}.stdout"), Path(f"{stem}.stderr")
+        )
+
+    def action_env(self, action: str, stage: int, files: ActionFiles, budget: float) -> ActionEnv:
+        """What the adapter is told about the action."""
+        reference = self.scenario.task_dir / "reference"
+        return ActionEnv(
+            action=action,
+            stage=stage,
+            stage_id=self.scenario.stages[stage - 1].id,
+            stages=len(self.scenario.stages),
+            workspace=self.workspace,
+            events=files.events,
+            state_dir=self.agent_state,
+            editable=self.scenario.editable,
+            timeout=budget,
+            message_file=files.message,
+            reference=reference if self.config.adapter.kind == "replay" else None,
+        )
+
+    def absorb(self, result: ActionResult) -> None:
+        """Add an action's events and problems to the run."""
+        timeline = self.state.timeline
+        for received in result.events:
+            timeline.append(
+                Entry(
+                    len(timeline) + 1, received.t, result.stage, result.action,
+                    self.action_no, "adapter", received.event,
+                )
+            )  # fmt: skip
+            if received.event["type"] == "compaction" and result.action == "message":
+                self.natural_compaction(result.stage, received.event)
+        self.state.diagnostics.extend(
+            DiagnosticEntry(
+                result.stage, result.action, self.action_no, p.line, p.code, p.message, p.text
+            )
+            for p in result.problems
+        )
+
+    def natural_compaction(self, stage: int, event: dict[str, Any]) -> None:
+        """Record a compaction the agent performed on its own during a stage."""
+        number = len(self.state.compactions) + 1
+        detail = str(event.get("detail", ""))
+        self.state.compactions.append(
+            CompactionRecord(number, stage, "natural", event["status"], None, None, detail)
+        )
+
+    def stop_agent(self) -> None:
+        """Mark the agent stopped: every action's process group was killed when it ended."""
+        reached = [s.number for s in self.state.stages if s.result is not None]
+        self.note("agent_stopped", reached[-1] if reached else 1)
+
+    def judge(self) -> None:
+        """Judge the final workspace (after the agent stopped and services went down)."""
+        last = len(self.scenario.stages)
+        self.note("judge_started", last)
+        verdict = self.config.judge(self.workspace, self.config.run_dir / "judge.stdout")
+        self.state.verdict = verdict
+        self.state.times.judge = verdict.seconds
+        self.note("judge_finished", last, status=verdict.status, level=verdict.progress_level)
+
+    def record(self) -> None:
+        """Keep the action files, then let the front end record the run."""
+        started = time.monotonic()
+        self.config.run_dir.mkdir(parents=True, exist_ok=True)
+        if self.io.is_dir():
+            _copy_regular_files(self.io, self.config.run_dir / "actions")
+        self.config.record(self)
+        self.state.times.record = time.monotonic() - started
+
+
+def _copy_regular_files(src: Path, dest: Path) -> None:
+    """Copy the regular files directly in ``src`` (an adapter could leave a FIFO there)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for path in sorted(src.iterdir()):
+        if stat.S_ISREG(path.lstat().st_mode):
+            shutil.copyfile(path, dest / path.name)
+
+
+def _compaction_status(result: ActionResult, reported: list[dict[str, Any]]) -> tuple[str, str]:
+    """Completed only when the adapter reported a completed compaction and went idle."""
+    if result.outcome != "idle":
+        return "failed", result.detail
+    if not reported:
+        return "failed", "the adapter reported no compaction event"
+    last = reported[-1]
+    return last["status"], str(last.get("detail", ""))
+
+
+def describe(exc: BaseException) -> str:
+    """A failure for a record: the exception in one line, or the end of its traceback."""
+    if isinstance(exc, SetupFailed | RuntimeError | OSError | ScenarioError):
+        return f"{type(exc).__name__}: {exc}"[:2000]
+    tail = "".join(traceback.format_exception(exc)[-3:])
+    return tail[-2000:]
+
+
+# ---------------------------------------------------------------------------------------------
+# judging
+# ---------------------------------------------------------------------------------------------
+
+JUDGE_STDOUT_LIMIT = 16 << 20
+_VERDICT_KEYS = {
+    "status": str,
+    "progress_level": int,
+    "main_checks_passed": int,
+    "main_checks_total": int,
+    "edge_check_passed": bool,
+    "notes": list,
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judge's result (spec section 6), as the lean runner holds it.
+
+    The fields are those of ``benchsmith.judging.Verdict``, which adds the JSON Schema; a
+    verdict with ``problems`` is an ``error`` verdict (level 0): the judge broke the contract.
+    """
+
+    status: str
+    progress_level: int
+    main_checks_passed: int
+    main_checks_total: int
+    edge_check_passed: bool
+    notes: tuple[str, ...]
+    raw: dict[str, Any] | None
+    exit_code: int | None
+    seconds: float
+    problems: tuple[str, ...] = ()
+
+
+def error_verdict(problem: str, *, exit_code: int | None = None, seconds: float = 0.0) -> Verdict:
+    """The verdict recorded when the judge could not judge, or broke the contract."""
+    return Verdict("error", 0, 0, 0, False, (problem[:500],), None, exit_code, seconds, (problem,))
+
+
+def verdict_problems(value: Any) -> list[str]:
+    """How a printed verdict breaks the judge contract (spec section 6); empty when sound."""
+    if not isinstance(value, dict):
+        return ["the judge printed no JSON object"]
+    for key, kind in _VERDICT_KEYS.items():
+        ok = isinstance(value.get(key), kind) and (kind is bool or not isinstance(value[key], bool))
+        if not ok:
+            return [f"{key} is missing or not a {kind.__name__}"]
+    level, passed, total = (
+        value["progress_level"],
+        value["main_checks_passed"],
+        value["main_checks_total"],
+    )
+    all_main, edge = total >= 1 and passed == total, value["edge_check_passed"]
+    rules = [
+        (value["status"] in ("pass", "fail"), f"status {value['status']!r}: {value['notes'][:1]}"),
+        (0 <= level <= 5, f"progress_level {level} is not 0-5"),
+        (0 <= passed <= total, f"main_checks_passed {passed} of {total}"),
+        (
+            (value["status"] == "pass") == (level == 5),
+            f"status {value['status']!r} at level {level}",
+        ),
+        ((level == 5) == (all_main and edge), f"level {level}: level 5 iff all checks pass"),
+        ((level == 4) == (all_main and not edge), f"level {level}: level 4 iff all main pass"),
+    ]
+    return [message for ok, message in rules if not ok]
+
+
+def hold_verdict(stdout: bytes, exit_code: int | None, seconds: float) -> Verdict:
+    """Hold a judge's standard output and exit status to the contract."""
+    text = stdout.decode("utf-8", errors="replace").strip()
+    try:
+        value = json.loads(text) if text else None
+    except ValueError:
+        value = None
+    if value is None:
+        return error_verdict(
+            f"the judge printed no single JSON object (exit status {exit_code})",
+            exit_code=exit_code, seconds=seconds,
+        )  # fmt: skip
+    problems = verdict_problems(value)
+    if exit_code != 0 and not problems:
+        problems = [f"the judge exited with status {exit_code} after a sound verdict"]
+    if problems:
+        return error_verdict("; ".join(problems), exit_code=exit_code, seconds=seconds)
+    return Verdict(
+        value["status"], value["progress_level"], value["main_checks_passed"],
+        value["main_checks_total"], value["edge_check_passed"],
+        tuple(str(n) for n in value["notes"]), value, exit_code, seconds,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CommandJudge:
+    """The lean runner's judge call: scenario.json's ``judge_command`` from the task folder.
+
+    ``{workspace}`` is replaced, a leading ``python`` becomes ``python``, and ``--python EXE``,
+    ``--fixture-cache DIR`` (and ``--unsealed``) are appended. The judge runs in its own
+    process group, killed (with any child that left it) when it ends or at ``timeout``.
+    """
+
+    scenario: Scenario
+    python: str
+    timeout: float
+    cache: Path | None = None
+    unsealed: bool = False
+    extra: tuple[str, ...] = ()
+
+    def argv(self, workspace: Path) -> list[str]:
+        """The judge's command line for ``workspace``."""
+        argv = [
+            a.replace(WORKSPACE_PLACEHOLDER, str(workspace)) for a in self.scenario.judge_command
+        ]
+        extra = ["--python", self.python, *self.extra]
+        if self.cache is not None:
+            extra += ["--fixture-cache", str(self.cache)]
+        if self.unsealed:
+            extra.append("--unsealed")
+        return benchlib.resolve_argv(argv, self.python) + extra
+
+    def __call__(self, workspace: Path, output: Path) -> Verdict:
+        """Judge ``workspace``; write the judge's stdout to ``output`` and stderr beside it."""
+        started = time.monotonic()
+        token = benchlib.run_token()
+        variables = benchlib.clean_env({benchlib.RUN_TOKEN_VARIABLE: token})
+        err_path = output.with_suffix(".stderr")
+        with open(output, "wb") as out, open(err_path, "wb") as err:
+            try:
+                process = subprocess.Popen(
+                    self.argv(workspace), cwd=self.scenario.task_dir, stdin=subprocess.DEVNULL,
+                    stdout=out, stderr=err, env=variables, start_new_session=True,
+                )  # fmt: skip
+            except OSError as exc:
+                return error_verdict(f"the judge could not start: {exc}")
+            try:
+                code: int | None = process.wait(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                code = None
+            finally:
+                benchlib.kill_group(process)
+                process.wait()
+                benchlib.sweep(token)
+        seconds = time.monotonic() - started
+        if code is None:
+            return error_verdict(f"no verdict within {self.timeout:.0f} s", seconds=seconds)
+        if output.stat().st_size > JUDGE_STDOUT_LIMIT:
+            return error_verdict("the judge printed more than 16 MiB", seconds=seconds)
+        return hold_verdict(output.read_bytes(), code, seconds)
+
+
+# ---------------------------------------------------------------------------------------------
+# lean runner
+# ---------------------------------------------------------------------------------------------
+
+LEAN_RECORD_SCHEMA: Final = "benchlib.run-record/v1"
+LEAN_ARM: Final = "lean"
+
+
+def usage_figures(events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The section 7 figures of one run from its adapter events.
+
+    The rules are those of benchsmith's reports: ``calls`` counts 1 when absent; ``main``
+    calls are main-model calls, other kinds auxiliary calls by kind; uncached input is known
+    only when every usage event reports it; cost is unknown when none was reported; peak
+    context is the largest; the final response tokens are those of the last assistant event
+    that reports them.
+    """
+    usage = [e for e in events if e.get("type") == "usage"]
+    figures: dict[str, Any] = {"main_calls": 0, "aux_calls": {}}
+    for event in usage:
+        calls = int(event.get("calls", 1))
+        if event["kind"] == "main":
+            figures["main_calls"] += calls
+        else:
+            figures["aux_calls"][event["kind"]] = figures["aux_calls"].get(event["kind"], 0) + calls
+    for key in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"):
+        figures[key] = sum(int(e.get(key, 0)) for e in usage)
+    uncached = [e.get("uncached_input_tokens") for e in usage]
+    figures["uncached_input_tokens"] = None if None in uncached else sum(uncached)
+    costs = [e["cost_usd"] for e in usage if "cost_usd" in e]
+    figures["cost_usd"] = sum(costs) if costs else None
+    contexts = [e["context_tokens"] for e in usage if "context_tokens" in e]
+    figures["peak_context_tokens"] = max(contexts) if contexts else None
+    tools = [e for e in events if e.get("type") == "tool_call"]
+    figures["tool_calls"] = len(tools)
+    figures["tool_result_bytes"] = sum(int(e["result_bytes"]) for e in tools)
+    final = [e["tokens"] for e in events if e.get("type") == "assistant" and "tokens" in e]
+    figures["final_response_tokens"] = final[-1] if final else None
+    figures["prompt_cache_reuse"] = cache_reuse(figures)
+    return figures
+
+
+def cache_reuse(figures: Mapping[str, Any]) -> float | None:
+    """``cache_read / (uncached_input + cache_read + cache_write)``, only when uncached input
+    is reported separately (spec section 7); ``None`` otherwise."""
+    if figures.get("uncached_input_tokens") is None:
+        return None
+    total = figures["uncached_input_tokens"] + figures["cache_read_tokens"]
+    total += figures["cache_write_tokens"]
+    return figures["cache_read_tokens"] / total if total else None
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def stage_json(stage: StageRecord) -> dict[str, Any]:
+    """One stage of a run record."""
+    result = stage.result
+    return {
+        "number": stage.number,
+        "id": stage.stage_id,
+        "compact_after": stage.compact_after,
+        "inject_seconds": round(stage.inject_seconds, 6),
+        "outcome": result.outcome if result else "not_reached",
+        "detail": result.detail if result else "",
+        "exit_code": result.exit_code if result else None,
+        "started": _rounded(result.started) if result else None,
+        "seconds": _rounded(result.seconds) if result else None,
+        "done_seen": result.has("done") if result else False,
+    }
+
+
+def compaction_json(compaction: CompactionRecord) -> dict[str, Any]:
+    """One compaction of a run record."""
+    return {
+        "number": compaction.number,
+        "after_stage": compaction.after_stage,
+        "trigger": compaction.trigger,
+        "status": compaction.status,
+        "seconds": _rounded(compaction.seconds),
+        "detail": compaction.detail,
+    }
+
+
+def diagnostic_json(entry: DiagnosticEntry) -> dict[str, Any]:
+    """One diagnostic of a run record."""
+    return {
+        "stage": entry.stage,
+        "action": entry.action,
+        "action_no": entry.action_no,
+        "line": entry.line,
+        "code": entry.code,
+        "message": entry.message,
+        "text": entry.text,
+    }
+
+
+def times_json(times: Times) -> dict[str, float]:
+    """The wall times of a run record."""
+    return {
+        "setup_seconds": round(times.setup, 6),
+        "agent_seconds": round(times.agent, 6),
+        "inject_seconds": round(times.inject, 6),
+        "lifecycle_seconds": round(times.lifecycle, 6),
+        "judge_seconds": round(times.judge, 6),
+        "record_seconds": round(times.record, 6),
+    }
+
+
+def verdict_json(verdict: Any) -> dict[str, Any] | None:
+    """A verdict in a run record (the judge's own ``checks`` kept, when it gave them)."""
+    if verdict is None:
+        return None
+    return {
+        "status": verdict.status,
+        "progress_level": verdict.progress_level,
+        "main_checks_passed": verdict.main_checks_passed,
+        "main_checks_total": verdict.main_checks_total,
+        "edge_check_passed": verdict.edge_check_passed,
+        "notes": list(verdict.notes),
+        "exit_code": verdict.exit_code,
+        "seconds": round(verdict.seconds, 6),
+    }
+
+
+def entry_json(entry: Entry) -> dict[str, Any]:
+    """One events.jsonl line."""
+    return {
+        "seq": entry.seq,
+        "t": round(entry.t, 6),
+        "stage": entry.stage,
+        "action": entry.action,
+        "action_no": entry.action_no,
+        "source": entry.source,
+        "event": entry.event,
+    }
+
+
+def write_json(path: Path, value: Any) -> None:
+    """Write ``value`` as indented JSON, atomically (a reader never sees half a record)."""
+    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    handle, name = tempfile.mkstemp(prefix=".run-", dir=path.parent)
+    with os.fdopen(handle, "w", encoding="utf-8") as stream:
+        stream.write(text)
+    Path(name).replace(path)
+
+
+@dataclass(frozen=True)
+class LeanRun:
+    """One run of the lean runner: its id, folder and configuration."""
+
+    run_id: str
+    scenario: Scenario
+    adapter: Adapter
+    python: str
+    timeout_seconds: float
+    timeout_overridden: bool
+    run_dir: Path
+    sealed: bool
+
+    def record(self, state: RunState, status: str) -> dict[str, Any]:
+        """The run's ``run.json``."""
+        events = [e.event for e in state.timeline if e.source == "adapter"]
+        scenario = self.scenario
+        return {
+            "schema": LEAN_RECORD_SCHEMA,
+            "run_id": self.run_id,
+            "status": status,
+            "task": {
+                "dir": scenario.dirname,
+                "id": scenario.id,
+                "slug": scenario.slug,
+                "pressure": scenario.pressure,
+                "stages": len(scenario.stages),
+                "version": task_version(scenario.task_dir),
+            },
+            "adapter": self.adapter.spec,
+            "python": self.python,
+            "started_at": state.started_at,
+            "timeout_seconds": self.timeout_seconds,
+            "timeout_overridden": self.timeout_overridden,
+            "sealed": self.sealed,
+            "end_reason": state.end_reason,
+            "end_detail": state.end_detail,
+            "times": times_json(state.times),
+            "stages": [stage_json(s) for s in state.stages],
+            "compactions": [compaction_json(c) for c in state.compactions],
+            "figures": usage_figures(events),
+            "diagnostics": [diagnostic_json(d) for d in state.diagnostics],
+            "verdict": verdict_json(state.verdict),
+        }
+
+    def write(self, lifecycle: Lifecycle) -> None:
+        """The record step: events.jsonl (the timeline), then run.json."""
+        lines = (
+            json.dumps(entry_json(e), ensure_ascii=False) + "\n" for e in lifecycle.state.timeline
+        )
+        (self.run_dir / "events.jsonl").write_text("".join(lines), encoding="utf-8")
+
+
+def find_tasks(root: Path) -> list[Path]:
+    """The task folders of the corpus at ``root``, as its tasks.json lists them."""
+    index = root / "tasks.json"
+    try:
+        entries = json.loads(index.read_text(encoding="utf-8"))["tasks"]
+        return [root / str(e["path"]) for e in entries]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ScenarioError(f"{index}: cannot be read: {exc}") from None
+
+
+def task_names(task: Path) -> set[str]:
+    """The names ``--task`` knows a task folder ``NN-slug`` by: itself, the slug, the id."""
+    number, _, slug = task.name.partition("-")
+    return {task.name, slug, number, *([str(int(number))] if number.isdigit() else [])}
+
+
+def select_tasks(root: Path, wanted: Sequence[str], every: bool) -> list[Path]:
+    """The tasks named by ``--task`` (folder name, slug or id), or every task with ``--all``."""
+    tasks = find_tasks(root)
+    if every:
+        return tasks
+    chosen = []
+    for name in wanted:
+        matches = [t for t in tasks if name in task_names(t)]
+        if not matches:
+            raise ScenarioError(f"--task {name}: no such task in {root / 'tasks.json'}")
+        chosen += [m for m in matches if m not in chosen]
+    return chosen
+
+
+def reserve_run(runs: Path, dirname: str) -> tuple[str, Path]:
+    """A new run folder ``ARM--NN-slug--rNNN`` under ``runs`` (created, so never shared)."""
+    runs.mkdir(parents=True, exist_ok=True)
+    for repeat in range(1, 1_000_000):
+        run_id = f"{LEAN_ARM}--{dirname}--r{repeat:03d}"
+        with contextlib.suppress(FileExistsError):
+            (runs / run_id).mkdir()
+            return run_id, runs / run_id
+    raise ScenarioError(f"{runs}: no free run number for {dirname}")
+
+
+def reap_pending(runs: Path) -> list[str]:
+    """Mark the ``pending`` runs of invocations that died (``kill -9``) ``interrupted``."""
+    reaped = []
+    for record_file in sorted(runs.glob("*/run.json")) if runs.is_dir() else []:
+        try:
+            record = json.loads(record_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        owner = record.get("owner")
+        if record.get("status") == "pending" and not (owner and owner_alive(Path(owner))):
+            record.update(status="interrupted", end_reason="interrupted")
+            record["end_detail"] = "the runner was killed before the run ended"
+            write_json(record_file, record)
+            reaped.append(str(record.get("run_id")))
+    return reaped
+
+
+def lean_run(
+    scenario: Scenario, options: argparse.Namespace, temp: Path, records: list[dict[str, Any]]
+) -> None:
+    """Run one task through the adapter and record it (appending its run.json to ``records``)."""
+    run_id, run_dir = reserve_run(options.runs, scenario.dirname)
+    timeout = options.timeout or scenario.timeout_seconds
+    adapter = command_adapter(options.agent)
+    lean = LeanRun(
+        run_id, scenario, adapter, options.python, timeout, bool(options.timeout),
+        run_dir.absolute(), not options.unsealed,
+    )  # fmt: skip
+    state = RunState(started_at=utc_now())
+    extra = {"owner": str(temp), "network": options.network}
+    write_json(run_dir / "run.json", {**lean.record(state, "pending"), **extra})
+    cache = temp / "judge-cache" / scenario.dirname
+    judge = CommandJudge(scenario, options.python, options.judge_timeout, cache, options.unsealed)
+    seal = None
+    if not options.unsealed:
+        hidden = hidden_paths(scenario.task_dir, options.runs)
+        seal = AgentSeal(
+            hidden, network=options.network == "host", pass_env=tuple(options.pass_env)
+        )
+    config = RunConfig(
+        scenario=scenario, adapter=adapter, python=options.python, timeout_seconds=timeout,
+        run_dir=lean.run_dir, judge=judge,
+        workspaces=WorkspaceSource(scenario.layout, options.python), record=lean.write, seal=seal,
+    )  # fmt: skip
+    try:
+        Lifecycle.execute(config, state)
+    except Interrupted:
+        state.end_reason, state.end_detail = "interrupted", "the runner was stopped by a signal"
+        write_json(run_dir / "run.json", {**lean.record(state, "interrupted"), **extra})
+        records.append(lean.record(state, "interrupted"))
+        raise
+    record = {**lean.record(state, "finished"), **extra}
+    write_json(run_dir / "run.json", record)
+    records.append(record)
+
+
+SUMMARY_HEADERS = (
+    "run",
+    "end",
+    "verdict",
+    "level",
+    "agent s",
+    "judge s",
+    "calls",
+    "aux",
+    "tools",
+    "tool KiB",
+    "compact r/ok/f/n",
+    "input",
+    "output",
+    "cache rd",
+    "cache wr",
+    "cost $",
+    "cache reuse",
+    "final",
+    "peak ctx",
+)
+
+
+def _cell(value: Any, digits: int = 0) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def summary_row(record: Mapping[str, Any]) -> list[str]:
+    """One run's line of the summary."""
+    figures, verdict = record["figures"], record["verdict"] or {}
+    compactions = record["compactions"]
+    requested = [c for c in compactions if c["trigger"] == "requested"]
+    counts = (
+        len(requested),
+        sum(c["status"] == "completed" for c in requested),
+        sum(c["status"] == "failed" for c in requested),
+        len(compactions) - len(requested),
+    )
+    reuse = figures["prompt_cache_reuse"]
+    return [
+        record["run_id"], record["end_reason"], verdict.get("status", "-"),
+        _cell(verdict.get("progress_level")), _cell(record["times"]["agent_seconds"], 1),
+        _cell(record["times"]["judge_seconds"], 1), _cell(figures["main_calls"]),
+        _cell(sum(figures["aux_calls"].values())), _cell(figures["tool_calls"]),
+        _cell(figures["tool_result_bytes"] / 1024, 1), "/".join(map(str, counts)),
+        _cell(figures["input_tokens"]), _cell(figures["output_tokens"]),
+        _cell(figures["cache_read_tokens"]), _cell(figures["cache_write_tokens"]),
+        _cell(figures["cost_usd"], 4), "n/a" if reuse is None else f"{100 * reuse:.0f}%",
+        _cell(figures["final_response_tokens"]), _cell(figures["peak_context_tokens"]),
+    ]  # fmt: skip
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain-text table with aligned columns."""
+    widths = [max(len(str(c)) for c in column) for column in zip(headers, *rows, strict=False)]
+    lines = [
+        "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=False)).rstrip()
+        for row in (headers, *rows)
+    ]
+    return "\n".join(lines)
+
+
+def summary(records: Sequence[Mapping[str, Any]]) -> str:
+    """The plain-text summary: one line per run, then strict passes by class and corpus."""
+    parts = [text_table(SUMMARY_HEADERS, [summary_row(r) for r in records]), ""]
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for record in records:
+        groups.setdefault(record["task"]["pressure"], []).append(record)
+    for key in [*(p for p in "NLMH" if p in groups), "corpus"]:
+        mine = list(records) if key == "corpus" else groups[key]
+        scored = [r for r in mine if (r["verdict"] or {}).get("status") in ("pass", "fail")]
+        passes = sum(r["verdict"]["progress_level"] == 5 for r in scored)
+        rate = f"{100 * passes / len(scored):.0f}%" if scored else "n/a"
+        errored = len(mine) - len(scored)
+        parts.append(f"{key}: {passes}/{len(scored)} strict passes ({rate}), {errored} errored")
+    return "\n".join(parts) + "\n"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="run.py",
+        description="Run corpus tasks through an agent adapter (spec section 5) and judge them.",
+    )
+    parser.add_argument("--agent", required=True, help="command:<shell command> (the adapter)")
+    parser.add_argument("--task", action="append", default=[], help="NN-slug, slug or id")
+    parser.add_argument("--all", action="store_true", help="every task of tasks.json")
+    parser.add_argument("--runs", type=Path, default=Path("runs"), help="records folder")
+    parser.add_argument("--timeout", type=float, help="override every timeout_seconds")
+    parser.add_argument("--python", default=sys.executable, help="interpreter of seeds and judges")
+    parser.add_argument("--judge-timeout", type=float, default=1800.0, help="seconds per judge")
+    parser.add_argument(
+        "--unsealed", action="store_true", help="run agents and candidates without bubblewrap"
+    )
+    parser.add_argument(
+        "--network", choices=("host", "none"), default="host",
+        help="sealed agents share the host network (model APIs) or get none",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pass-env", action="append", default=[], metavar="NAME",
+        help="pass this variable (a credential) into the sealed agent's environment",
+    )  # fmt: skip
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python run.py``: run the chosen tasks, write a record per run, print the summary.
+
+    Exit status: 0 when every run was recorded and judged, 1 when a run hit a setup, runner
+    or judge error, 2 on usage errors.
+    """
+    parser = _parser()
+    options = parser.parse_args(argv)
+    root = Path(__file__).resolve().parent
+    try:
+        command_adapter(options.agent)
+        if not options.all and not options.task:
+            raise ScenarioError("name tasks with --task or pass --all")
+        if options.timeout is not None and not 0 < options.timeout < math.inf:
+            raise ScenarioError("--timeout must be a positive number of seconds")
+        scenarios = [load_scenario(t) for t in select_tasks(root, options.task, options.all)]
+    except (ScenarioError, ValueError) as exc:
+        parser.error(str(exc))
+    if not options.unsealed:
+        ok, why = benchlib.sandbox_status()
+        if not ok:
+            parser.error(
+                f"cannot seal agents and candidates: {why}. Pass --unsealed to run them "
+                "without the sandbox (they can then read the tasks and write anywhere you can)"
+            )
+    records: list[dict[str, Any]] = []
+    options.runs = options.runs.absolute()
+    try:
+        with interruptible(), private_temp() as temp:
+            reap_pending(options.runs)
+            for scenario in scenarios:
+                lean_run(scenario, options, temp, records)
+    except Interrupted as stop:
+        sys.stdout.write(summary(records))
+        sys.stderr.write(f"interrupted by signal {stop.signum}\n")
+        return 128 + stop.signum
+    sys.stdout.write(summary(records))
+    failed = [
+        r
+        for r in records
+        if r["end_reason"] in ("setup_error", "runner_error")
+        or (r["verdict"] or {}).get("status") == "error"
+    ]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Sealed agents: the task, corpus, checkout and runs folder invisible; nothing escapes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from benchsmith.runtime import benchlib
+from tests.run.conftest import SINGLE, batch
+
+HOSTILE = r"""
+import json, os, subprocess, sys
+task_dir, outside, checkout = sys.argv[1:4]
+found = {}
+try:
+    open(os.path.join(task_dir, "judge.py")).read()
+    found["read_task"] = True
+except OSError:
+    found["read_task"] = False
+hits = []
+for top in (checkout, task_dir, os.path.dirname(task_dir)):
+    for folder, dirs, files in os.walk(top):
+        hits += [os.path.join(folder, f) for f in files if f in ("judge.py", "task.toml")]
+found["hits"] = hits
+writes = {}
+for target in (os.path.join(outside, "escaped.txt"), "new-root-file.txt", "TASK.md",
+               os.path.join(task_dir, "poison.txt")):
+    try:
+        with open(target, "a") as stream:
+            stream.write("x")
+        writes[target] = True
+    except OSError:
+        writes[target] = False
+found["writes"] = writes
+subprocess.Popen(["/usr/bin/env", "-i", "/bin/sh", "-c", "sleep 1234.5"], start_new_session=True,
+                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+with open(os.environ["BENCHSMITH_EVENTS"], "a") as events:
+    events.write(json.dumps({"type": "assistant", "text": json.dumps(found)}) + "\n")
+    events.write(json.dumps({"type": "idle"}) + "\n")
+"""
+
+pytestmark = pytest.mark.skipif(not benchlib.sandbox_status()[0], reason="bubblewrap cannot run")
+
+
+def sleepers() -> list[int]:
+    """Host processes running the hostile agent's daemon (``sleep 1234.5``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "cmdline").read_bytes() == b"sleep\x001234.5\x00":
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_sealed_agent_reads_writes_and_leaves_nothing(tmp_path: Path) -> None:
+    outside = Path(tempfile.mkdtemp(prefix="benchsmith-outside-", dir="/var/tmp"))
+    script = outside / "hostile.py"  # /tmp is private to the sandbox: the script lives here
+    script.write_text(HOSTILE, encoding="utf-8")
+    outside.chmod(0o755)
+    python = benchlib.interpreter(sys.executable).executable
+    if python.startswith("/root/"):
+        python = "/usr/bin/python3"
+    agent = f"command:{python} {script} {SINGLE} {outside} {SINGLE.parents[1]}"
+    before = (SINGLE / "TASK.md").read_bytes()
+    try:
+        result = batch(tmp_path / "runs", [SINGLE], agent, arm="hostile", unsealed=False)
+        escaped = (outside / "escaped.txt").exists()
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)
+    (outcome,) = result.outcomes
+    said = [e.event["text"] for e in outcome.timeline if e.event["type"] == "assistant"]
+    assert said, outcome.end_detail
+    found = json.loads(said[0])
+    assert found["read_task"] is False
+    assert found["hits"] == []
+    assert not any(found["writes"].values()), found["writes"]
+    assert not escaped and not (SINGLE / "poison.txt").exists()
+    assert (SINGLE / "TASK.md").read_bytes() == before
+    assert sleepers() == []
+    record = json.loads((tmp_path / "runs" / outcome.run_id / "run.json").read_text("utf-8"))
+    assert record["sealed"] is True
