@@ -2750,13 +2750,13 @@ def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
         code = run.last.returncode if run.results else None
         expect_equal(code, spec["exit_code"], "exit status of the last command")
         return
+    if "stream" in spec:  # the last command's stdout or stderr (its first 64 KiB)
+        text = getattr(run.last, spec["stream"]) if run.results else ""
+        _check_text(text, spec, f"{spec['stream']} of the last command")
+        return
     rel = spec["file"]
     if "contains" in spec or "not_contains" in spec:
-        text = run.files.text(rel)
-        for needle in spec.get("contains", ()):
-            expect(needle in text, f"{rel}: does not contain {_short(needle)}")
-        for needle in spec.get("not_contains", ()):
-            expect(needle not in text, f"{rel}: must not contain {_short(needle)}")
+        _check_text(run.files.text(rel), spec, rel)
         return
     if spec.get("absent") and "where" not in spec and "path" not in spec:
         expect(not run.files.exists(rel), f"{rel}: must not exist")
@@ -2774,6 +2774,13 @@ def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
             )
         return
     _check_rows(run, spec, numeric)
+
+
+def _check_text(text: str, spec: Mapping[str, Any], what: str) -> None:
+    for needle in spec.get("contains", ()):
+        expect(needle in text, f"{what}: does not contain {_short(needle)}")
+    for needle in spec.get("not_contains", ()):
+        expect(needle not in text, f"{what}: must not contain {_short(needle)}")
 
 
 def _check_rows(run: Run, spec: Mapping[str, Any], numeric: bool) -> None:

@@ -1,7 +1,8 @@
 """What a program produced on one fixture, in two resolutions, for mutant classification.
 
 * **exact**: every declared output's bytes (files) or tree (folders), each command's exit
-  status, and its standard output when the task declares a ``stdout`` output. Equal exact
+  status, its standard output when the task declares a ``stdout`` output, and its standard
+  output or error when an expectation reads that stream (``stream = "stderr"``). Equal exact
   observations on every fixture make a mutant *equivalent*: no fixture tells it apart.
 * **meaning**: the same with CSV parsed to rows, JSON to values (key order ignored, numbers
   keeping their type: ``1`` differs from ``1.0``) and JSON Lines to values. When only the
@@ -47,14 +48,15 @@ def observe(run: benchlib.Run, task: Mapping[str, Any]) -> Observation:
     """Observe the outputs and statuses of ``run`` (the declared outputs of ``task``)."""
     exact: list[tuple[str, str]] = []
     meaning: list[tuple[str, str]] = []
-    stdout = any(o["format"] == "stdout" for o in task["outputs"])
+    streams = observed_streams(task)
     for command, result in zip(task["commands"], run.results, strict=False):
         status = "timed out" if result.timed_out else f"exit {result.returncode} {result.error}"
         pair = (f"status of {command['run']}", status)
         exact.append(pair)
         meaning.append(pair)
-        if stdout:
-            pair = (f"stdout of {command['run']}", _digest(result.stdout.encode("utf-8")))
+        for stream in streams:
+            text = getattr(result, stream)
+            pair = (f"{stream} of {command['run']}", _digest(text.encode("utf-8")))
             exact.append(pair)
             meaning.append(pair)
     for output in task["outputs"]:
@@ -63,6 +65,16 @@ def observe(run: benchlib.Run, task: Mapping[str, Any]) -> Observation:
             exact.append((output["path"], _exact(path)))
             meaning.append((output["path"], _meaning(path, output["format"])))
     return Observation(tuple(exact), tuple(meaning))
+
+
+def observed_streams(task: Mapping[str, Any]) -> list[str]:
+    """The command streams whose text matters: ``stdout`` when an output is the standard
+    output, and each stream an expectation reads (``stream = "stdout" | "stderr"``)."""
+    found = {"stdout"} if any(o["format"] == "stdout" for o in task["outputs"]) else set()
+    for entry in [*task.get("expect", ()), *task.get("edge_expect", ())]:
+        if entry.get("stream") in ("stdout", "stderr"):
+            found.add(entry["stream"])
+    return sorted(found, reverse=True)  # stdout before stderr
 
 
 def _digest(data: bytes) -> str:

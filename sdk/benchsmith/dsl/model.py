@@ -192,10 +192,10 @@ class Expectation:
 
     Attributes:
         name: Label used in the judge's notes.
-        file: The output read (``None`` for exit-code-only expectations).
+        file: The output read (``None`` for exit-code-only and stream expectations).
         level: Main-fixture level gated (3 or 4); ignored on the edge fixture.
         spec: The remaining keys (where, path, equals, decimal, count, absent, contains,
-            not_contains, exit_code), frozen.
+            not_contains, exit_code, stream), frozen.
     """
 
     name: str

@@ -507,7 +507,9 @@ def _expectations(
         asserted = [k for k in EXPECT_ASSERTIONS if k in item]
         if len(asserted) != 1:
             b.error(at, f"an expectation asserts exactly one of {', '.join(EXPECT_ASSERTIONS)}")
-        if "file" not in item and asserted != ["exit_code"]:
+        if "stream" in item:
+            _check_stream_expectation(b, item, asserted, at)
+        elif "file" not in item and asserted != ["exit_code"]:
             b.error(at, "an expectation needs the file it reads")
         if "where" in item and "path" in item:
             b.error(at, "use either where (rows) or path (JSON value), not both")
@@ -517,6 +519,19 @@ def _expectations(
         spec = freeze({k: v for k, v in item.items() if k not in ("name", "file", "level")})
         found.append(Expectation(name, item.get("file"), item.get("level", 4), spec))
     return tuple(found)
+
+
+def _check_stream_expectation(
+    b: _Builder, item: Mapping[str, Any], asserted: list[str], at: DocPath
+) -> None:
+    """``stream = "stdout" | "stderr"`` reads the last command's output instead of a file."""
+    if "file" in item:
+        b.error((*at, "stream"), "use either file or stream, not both")
+    if any(k not in ("contains", "not_contains") for k in asserted):
+        b.error((*at, "stream"), "a stream expectation asserts contains or not_contains")
+    for key in ("where", "path", "equals", "decimal"):
+        if key in item:
+            b.error((*at, key), f"a stream expectation takes no {key}")
 
 
 def _edge(
