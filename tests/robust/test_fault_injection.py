@@ -41,7 +41,7 @@ from tests.robust.test_filesystem import corpus_at
 ITERATIONS = int(os.environ.get("BENCHSMITH_FAULT_ITERATIONS", "20"))
 SEED = os.environ.get("BENCHSMITH_FAULT_SEED", "20260831")
 SIGNALS = (signal.SIGKILL, signal.SIGINT, signal.SIGTERM)
-EARLIEST = 0.1  # before this, Python itself is still starting (its own Ctrl-C traceback)
+EARLIEST = 0.0  # counted from the moment the command's signal handlers are installed
 PARALLEL = 4
 CLI = [sys.executable, "-m", "benchsmith"]
 
@@ -58,6 +58,7 @@ def run_and_kill(argv: list[str], cwd: Path, delay: float, sig: int) -> tuple[in
         argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
     )  # fmt: skip
+    await_handlers(proc)
     try:
         proc.wait(timeout=delay)
     except subprocess.TimeoutExpired:
@@ -65,6 +66,28 @@ def run_and_kill(argv: list[str], cwd: Path, delay: float, sig: int) -> tuple[in
     _, err = proc.communicate(timeout=120)
     assert_group_gone(proc.pid)
     return proc.returncode, err
+
+
+def await_handlers(proc: subprocess.Popen[str], limit: float = 60.0) -> None:
+    """Wait until the command's own SIGTERM handler is installed (``benchsmith.entry``).
+
+    Before that, Python itself is still starting and a Ctrl-C prints its own traceback, a
+    case no program can prevent; on a loaded machine that start can take far longer than
+    the fixed delay this test once relied on. The handler shows in ``/proc/PID/status``.
+    """
+    deadline = time.monotonic() + limit
+    term = 1 << (signal.SIGTERM - 1)
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            status = Path(f"/proc/{proc.pid}/status").read_text()
+        except OSError:
+            return
+        caught = next(
+            (ln.split()[1] for ln in status.splitlines() if ln.startswith("SigCgt:")), "0"
+        )
+        if int(caught, 16) & term:
+            return
+        time.sleep(0.005)
 
 
 def assert_group_gone(pgid: int) -> None:
