@@ -30,7 +30,15 @@ ACCOUNTS = ["USD-OPERATING", "USD-LOCKBOX", "EUR-OPERATING"]
 TERMS = [15, 30, 30, 30, 45, 60]
 BEHAVIOURS = ["full", "installments", "together", "partial", "unpaid", "net-of-credit"]
 BEHAVIOUR_WEIGHTS = [56, 9, 10, 8, 12, 5]
-GENERIC_MEMOS = ["ACH PAYMENT", "Thank you", "", None, "Wire transfer", "Remittance {n}", "Acct {c}"]
+GENERIC_MEMOS = [
+    "ACH PAYMENT",
+    "Thank you",
+    "",
+    None,
+    "Wire transfer",
+    "Remittance {n}",
+    "Acct {c}",
+]
 INVOICE_MEMOS = ["{i}", "{i}", "Invoice {i}", "Inv. {i}", "{i} - thank you", "Payment for {i}"]
 PAIR_MEMOS = ["{a} {b}", "{a}, {b}", "{a}/{b}", "Invoices {a} & {b}"]
 REBATE_REASONS = ["Volume rebate", "Loyalty credit", "Freight refund"]
@@ -142,7 +150,11 @@ def _filler_activity(ledger: _Ledger, filler: list[dict]) -> None:
             amount, currency, iid = invoice["amount"], invoice["currency"], invoice["invoice_id"]
             paid = max(issued + dt.timedelta(days=3), due + dt.timedelta(days=rng.randint(-20, 15)))
             if behaviour == "full":
-                memo = ledger.invoice_memo(iid) if rng.random() < 0.7 else ledger.generic_memo(customer)
+                memo = (
+                    ledger.invoice_memo(iid)
+                    if rng.random() < 0.7
+                    else ledger.generic_memo(customer)
+                )
                 ledger.pay(customer, currency, paid, amount, memo)
             elif behaviour == "installments":
                 first = (amount * Decimal(rng.choice([30, 40, 50])) / 100).quantize(CENT)
@@ -168,7 +180,9 @@ def _filler_activity(ledger: _Ledger, filler: list[dict]) -> None:
     for customer in rng.sample(customers, 3):
         when = dt.date(2025, 2, 1) + dt.timedelta(days=rng.randint(0, 50))
         currency = by_customer[customer][0]["currency"]
-        ledger.credit(customer, currency, None, when, _cents(rng, 50, 300), rng.choice(REBATE_REASONS))
+        ledger.credit(
+            customer, currency, None, when, _cents(rng, 50, 300), rng.choice(REBATE_REASONS)
+        )
     twice = rng.choice([c for c in customers if by_customer[c][0]["currency"] == "USD"])
     last = max((p for p in ledger.payments if p["customer_id"] == twice), key=lambda p: p["date"])
     when = _date(last["date"]) + dt.timedelta(days=rng.randint(1, 6))
@@ -214,17 +228,32 @@ def _settle(ledger: _Ledger) -> list[str]:
     offending = []
     for credit in sorted(ledger.credits, key=lambda r: (r["date"], r["credit_id"])):
         target = invoices.get(credit["invoice_id"] or "")
-        if credit["invoice_id"] and target is not None and target["customer_id"] == credit["customer_id"]:
-            balance[target["invoice_id"]] -= min(Decimal(credit["amount"]), balance[target["invoice_id"]])
+        if (
+            credit["invoice_id"]
+            and target is not None
+            and target["customer_id"] == credit["customer_id"]
+        ):
+            balance[target["invoice_id"]] -= min(
+                Decimal(credit["amount"]), balance[target["invoice_id"]]
+            )
     sources = [c for c in ledger.credits if not c["invoice_id"]] + ledger.payments
     for source in sorted(sources, key=lambda r: (r["date"], r.get("payment_id") or r["credit_id"])):
-        own = [r for r in invoices.values()
-               if r["customer_id"] == source["customer_id"] and r["currency"] == source["currency"]]  # fmt: skip
-        named = [t for t in TOKEN.findall(source.get("memo") or "") if t in {r["invoice_id"] for r in own}]
+        own = [
+            r
+            for r in invoices.values()
+            if r["customer_id"] == source["customer_id"] and r["currency"] == source["currency"]
+        ]
+        named = [
+            t
+            for t in TOKEN.findall(source.get("memo") or "")
+            if t in {r["invoice_id"] for r in own}
+        ]
         if any(balance[t] == 0 for t in named):
             offending.append(source["payment_id"])
         order = [t for t in dict.fromkeys(named) if balance[t] > 0]
-        order += [r["invoice_id"] for r in sorted(own, key=lambda r: (r["due_date"], r["invoice_id"]))]
+        order += [
+            r["invoice_id"] for r in sorted(own, key=lambda r: (r["due_date"], r["invoice_id"]))
+        ]
         left = Decimal(source["amount"])
         for invoice_id in dict.fromkeys(order):
             step = min(left, balance[invoice_id])
@@ -267,13 +296,13 @@ def _payments_xml(book: _Ledger, rng: random.Random) -> str:
             lines.append(f"  <batch account={quoteattr(key[0])} deposited={quoteattr(key[1])}>")
             batch = key
         amount = Decimal(payment["amount"])
+        shown = payment["amount"] if isinstance(payment["amount"], str) else _plain(amount, rng)
         lines += [
             "    <payment>",
             f"      <payment_id>{payment['payment_id']}</payment_id>",
             f"      <customer_id>{payment['customer_id']}</customer_id>",
             f"      <date>{payment['date']}</date>",
-            f"      <amount currency={quoteattr(payment['currency'])}>"
-            f"{payment['amount'] if isinstance(payment['amount'], str) else _plain(amount, rng)}</amount>",
+            f"      <amount currency={quoteattr(payment['currency'])}>{shown}</amount>",
         ]
         memo = payment.get("memo")
         if memo == "":

@@ -582,7 +582,7 @@ class Books:
                         "source_type": key[0],
                         "invoice_id": invoice_id,
                         "amount": text(step),
-                    }  # fmt: skip
+                    }
                 )
         return left
 
@@ -597,7 +597,7 @@ class Books:
                     "currency": source["currency"],
                     "amount": text(left),
                     "reason": reason,
-                }  # fmt: skip
+                }
             )
 
     def status(self) -> list[dict[str, str]]:
@@ -615,7 +615,7 @@ class Books:
                     "applied": text(total - left),
                     "balance": text(left),
                     "status": state,
-                }  # fmt: skip
+                }
             )
         return rows
 

@@ -263,6 +263,7 @@ judge = benchlib.Judge(TASK)
 # region authored: benchsmith keeps these lines when it rebuilds judge.py
 from fractions import Fraction
 from html.parser import HTMLParser
+from itertools import pairwise
 
 ANOMALIES = "output/anomalies.csv"
 GAPS = "output/gaps.csv"
@@ -328,9 +329,9 @@ class Usage:
                             "mad": two_decimals(spread),
                             "severity": four_decimals_half_up(severity),
                             "direction": "high" if values[i] > center else "low",
-                        }  # fmt: skip
+                        }
                     )
-            for (before, _), (after, _) in zip(readings, readings[1:]):
+            for (before, _), (after, _) in pairwise(readings):
                 if after > before + 1:
                     self.gaps.append(
                         {
@@ -338,7 +339,7 @@ class Usage:
                             "first_missing": month_text(before + 1),
                             "last_missing": month_text(after - 1),
                             "months": str(after - before - 1),
-                        }  # fmt: skip
+                        }
                     )
         self.anomalies.sort(key=lambda a: (-Fraction(a["severity"]), a["meter_id"], a["month"]))
 

@@ -37,7 +37,7 @@ INCR1 = "inputs/snapshots/2025-03-08-incremental.zip"
 INCR2 = "inputs/snapshots/2025-03-15-incremental.tar"
 REQUEST = "inputs/restore_request.json"
 CUTOFF = "2025-03-12T18:00:00Z"
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 # (snapshot, first and last possible mtime of a version it holds)
 WINDOWS = {
@@ -45,12 +45,45 @@ WINDOWS = {
     "incr1": ("2025-03-01T06:00:00Z", "2025-03-07T22:00:00Z"),
     "incr2": ("2025-03-08T06:00:00Z", "2025-03-14T22:00:00Z"),
 }
-WORDS = (
-    "account approve archive balance board budget client contract cost deadline delivery "
-    "draft estimate freight invoice ledger margin meeting milestone order payment plan "
-    "policy quote receipt review revenue schedule shipment site supplier tax team travel "
-    "update vendor warehouse"
-).split()
+WORDS = [
+    "account",
+    "approve",
+    "archive",
+    "balance",
+    "board",
+    "budget",
+    "client",
+    "contract",
+    "cost",
+    "deadline",
+    "delivery",
+    "draft",
+    "estimate",
+    "freight",
+    "invoice",
+    "ledger",
+    "margin",
+    "meeting",
+    "milestone",
+    "order",
+    "payment",
+    "plan",
+    "policy",
+    "quote",
+    "receipt",
+    "review",
+    "revenue",
+    "schedule",
+    "shipment",
+    "site",
+    "supplier",
+    "tax",
+    "team",
+    "travel",
+    "update",
+    "vendor",
+    "warehouse",
+]
 PROJECTS = ["harbor-bridge", "mill-street", "north-depot", "riverside-school", "solar-roof"]
 EVENTS = ["2024-10-summer-fest", "2024-12-xmas-party", "2025-02-team-day"]
 

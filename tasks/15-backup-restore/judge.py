@@ -275,7 +275,7 @@ class Truth:
         folder = source.path("inputs/snapshots")
         found: dict[str, list[tuple[Any, ...]]] = {}
         self.unsafe: list[tuple[str, bytes]] = []  # (path, bytes) of every unsafe version
-        for snapshot in sorted(os.listdir(folder)):
+        for snapshot in sorted(p.name for p in folder.iterdir()):
             if not snapshot.endswith((".tar", ".tar.gz", ".zip")):
                 continue
             for order, (name, stamp, data) in enumerate(self.regular(folder / snapshot)):
@@ -296,7 +296,7 @@ class Truth:
                 self.warnings.append({"path": path, "reason": reason})
                 continue
             stamp, snapshot, _order, name, data, _safe = usable[-1]
-            when = datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc)
+            when = datetime.datetime.fromtimestamp(stamp, datetime.UTC)
             self.plan.append({
                 "path": path, "snapshot": snapshot, "member": name,
                 "mtime": when.strftime("%Y-%m-%dT%H:%M:%SZ"), "size": str(len(data)),
@@ -311,7 +311,7 @@ class Truth:
             with zipfile.ZipFile(archive) as z:
                 kinds = {0, stat.S_IFREG}
                 return [
-                    (i.filename, datetime.datetime(*i.date_time, tzinfo=datetime.timezone.utc)
+                    (i.filename, datetime.datetime(*i.date_time, tzinfo=datetime.UTC)
                      .timestamp(), z.read(i))
                     for i in z.infolist()
                     if not i.is_dir() and stat.S_IFMT(i.external_attr >> 16) in kinds

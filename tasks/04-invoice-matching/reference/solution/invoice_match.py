@@ -14,7 +14,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-STATUS_HEADER = ["invoice_id", "customer_id", "currency", "due_date", "amount", "applied", "balance", "status"]  # fmt: skip
+STATUS_HEADER = [
+    "invoice_id",
+    "customer_id",
+    "currency",
+    "due_date",
+    "amount",
+    "applied",
+    "balance",
+    "status",
+]
 APPLICATION_HEADER = ["source_id", "source_type", "invoice_id", "amount"]
 EXCEPTION_HEADER = ["source_id", "source_type", "customer_id", "currency", "amount", "reason"]
 TOKEN = re.compile(r"[A-Za-z0-9-]+")
@@ -55,8 +64,14 @@ class Source:
 def read_invoices(path: Path) -> list[Invoice]:
     with open(path, newline="", encoding="utf-8") as stream:
         return [
-            Invoice(r["invoice_id"], r["customer_id"], r["currency"], r["due_date"],
-                    Decimal(r["amount"]), r)  # fmt: skip
+            Invoice(
+                r["invoice_id"],
+                r["customer_id"],
+                r["currency"],
+                r["due_date"],
+                Decimal(r["amount"]),
+                r,
+            )
             for r in csv.DictReader(stream)
         ]
 
@@ -84,8 +99,15 @@ def read_credits(path: Path) -> list[Source]:
     with open(path, encoding="utf-8") as stream:
         data = json.load(stream, parse_float=Decimal, parse_int=Decimal)
     return [
-        Source(c["credit_id"], "credit", c["customer_id"], c["currency"], c["date"],
-               Decimal(c["amount"]), c.get("invoice_id"))  # fmt: skip
+        Source(
+            c["credit_id"],
+            "credit",
+            c["customer_id"],
+            c["currency"],
+            c["date"],
+            Decimal(c["amount"]),
+            c.get("invoice_id"),
+        )
         for c in data["credits"]
     ]
 
@@ -105,8 +127,14 @@ class Matcher:
             if step > 0:
                 invoice.applied += step
                 left -= step
-                self.applications.append({"source_id": source.id, "source_type": source.kind,
-                                          "invoice_id": invoice.id, "amount": money(step)})  # fmt: skip
+                self.applications.append(
+                    {
+                        "source_id": source.id,
+                        "source_type": source.kind,
+                        "invoice_id": invoice.id,
+                        "amount": money(step),
+                    }
+                )
         return left
 
     def leftover(self, source: Source, amount: Decimal, reason: str) -> None:
@@ -117,13 +145,21 @@ class Matcher:
 
     def invoice_credit(self, credit: Source) -> None:
         invoice = self.by_id.get(credit.invoice_id)
-        if invoice is None or invoice.customer != credit.customer or invoice.currency != credit.currency:
+        if (
+            invoice is None
+            or invoice.customer != credit.customer
+            or invoice.currency != credit.currency
+        ):
             self.leftover(credit, credit.amount, "unknown-invoice")
             return
         self.leftover(credit, self.apply(credit, [invoice]), "unapplied")
 
     def general(self, source: Source) -> None:
-        own = [i for i in self.invoices if i.customer == source.customer and i.currency == source.currency]
+        own = [
+            i
+            for i in self.invoices
+            if i.customer == source.customer and i.currency == source.currency
+        ]
         own.sort(key=lambda i: (i.due, i.id))
         # Invoices the memo names first (a closed one gets nothing), then the oldest due.
         named = [self.by_id[t] for t in TOKEN.findall(source.memo) if self.by_id.get(t) in own]

@@ -9,6 +9,7 @@ import argparse
 import csv
 import html
 from decimal import ROUND_HALF_UP, Decimal
+from itertools import pairwise
 from pathlib import Path
 from statistics import median
 
@@ -66,7 +67,7 @@ def anomalies_of(meter: str, readings: list[tuple[int, str]]) -> list[dict[str, 
 
 def gaps_of(meter: str, readings: list[tuple[int, str]]) -> list[dict[str, str]]:
     gaps = []
-    for (before, _), (after, _) in zip(readings, readings[1:]):
+    for (before, _), (after, _) in pairwise(readings):
         if after - before > 1:
             gaps.append({"meter_id": meter, "first_missing": month_name(before + 1),
                          "last_missing": month_name(after - 1),
@@ -89,7 +90,8 @@ def report(summary: list[tuple[str, int]], top: list[dict[str, str]]) -> str:
         "<!DOCTYPE html>",
         '<html lang="en">',
         '<head><meta charset="utf-8"><title>Utility consumption anomalies</title>',
-        "<style>table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px}</style>",
+        "<style>table{border-collapse:collapse}"
+        "td,th{border:1px solid #999;padding:2px 6px}</style>",
         "</head>",
         "<body>",
         "<h1>Utility consumption anomalies</h1>",

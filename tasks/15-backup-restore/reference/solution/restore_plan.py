@@ -14,9 +14,9 @@ import stat
 import sys
 import tarfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 SUFFIXES = (".tar", ".tar.gz", ".zip")
 
@@ -64,7 +64,7 @@ def zip_versions(archive: zipfile.ZipFile) -> list[tuple[str, int, Callable[[], 
         mode = info.external_attr >> 16
         if info.filename.endswith("/") or (mode and not stat.S_ISREG(mode)):
             continue
-        stamp = dt.datetime(*info.date_time, tzinfo=dt.timezone.utc)
+        stamp = dt.datetime(*info.date_time, tzinfo=dt.UTC)
         found.append((info.filename, int(stamp.timestamp()), reader_of_zip(archive, info)))
     return found
 
@@ -74,12 +74,12 @@ def reader_of_zip(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Callable[[
 
 
 def parse_cutoff(text: str) -> int:
-    stamp = dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
+    stamp = dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.UTC)
     return int(stamp.timestamp())
 
 
 def iso(timestamp: int) -> str:
-    return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return dt.datetime.fromtimestamp(timestamp, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def collect(folder: Path, keep: list[object]) -> dict[str, list[Version]]:
@@ -91,7 +91,7 @@ def collect(folder: Path, keep: list[object]) -> dict[str, list[Version]]:
             archive: object = zipfile.ZipFile(folder / name)
             members = zip_versions(archive)  # type: ignore[arg-type]
         else:
-            archive = tarfile.open(folder / name)
+            archive = tarfile.open(folder / name)  # noqa: SIM115
             members = tar_versions(archive)  # type: ignore[arg-type]
         keep.append(archive)  # members are read later
         for order, (member, timestamp, read) in enumerate(members):
