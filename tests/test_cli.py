@@ -21,7 +21,7 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 
 COMMANDS = {
     "new", "build", "lint", "rules", "vocab", "workspace", "check", "lock", "run", "report",
-    "export harbor", "audit",
+    "export harbor", "export standalone", "audit",
 }  # fmt: skip
 
 

@@ -14,6 +14,11 @@ from typing import Any
 _PACKAGE = Path(__file__).resolve().parent
 
 
+def package_dir() -> Path:
+    """Return the folder of the installed ``benchsmith`` package (without importing it)."""
+    return _PACKAGE
+
+
 def data_dir(name: str) -> Path:
     """Return the folder holding ``name`` (``"schemas"`` or ``"templates"``)."""
     bundled = _PACKAGE / "_data" / name

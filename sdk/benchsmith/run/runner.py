@@ -17,8 +17,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import benchsmith
 from benchsmith.judging import JudgeCall, Verdict, run_judge
+from benchsmith.resources import package_dir
 from benchsmith.run import artifacts
 from benchsmith.run.adapters import resolve_adapter
 from benchsmith.run.archive import write_archive
@@ -65,7 +65,7 @@ def agent_seal(plan: RunPlan) -> AgentSeal:
     hidden checkout may hold) and ``replay`` the task's reference, read-only."""
     binds: list[benchlib.Bind] = []
     if resolve_adapter(plan.adapter).kind != "command":
-        package = Path(benchsmith.__file__).resolve().parents[1]
+        package = package_dir().parent
         binds += benchlib.interpreter(sys.executable).binds()
         binds += [benchlib.Bind(Path(sys.prefix).resolve()), benchlib.Bind(package)]
         reference = plan.task.task_dir / "reference"
