@@ -68,6 +68,9 @@ DEFAULT_CORPUS = Path("tasks")
 DEFAULT_RUNS = Path("runs")
 """The folder holding ``runs.db`` and one folder per run unless told otherwise."""
 
+DEFAULT_AUDIT_SAMPLE = 60
+"""Generated mutants :func:`audit` runs per task unless told otherwise (``None``: all)."""
+
 
 def _task_argument(task: TaskArg) -> str | Path:
     """A task argument as :mod:`benchsmith.corpus` takes it."""
@@ -517,6 +520,8 @@ def audit(
     expectations: bool = True,
     python: str | None = None,
     on_progress: Callable[[AuditProgress], None] | None = None,
+    sample: int | None = DEFAULT_AUDIT_SAMPLE,
+    seed: int = 0,
 ) -> AuditReport:
     """Mutation-test each task's judge: mutants of the reference must not score 5.
 
@@ -532,6 +537,10 @@ def audit(
         expectations: Also prove every expected value of the judge load-bearing.
         python: Interpreter for seed.py, commands and judges (default: Python 3.12).
         on_progress: Called once per finished job (from a helper thread).
+        sample: At most this many generated mutants per task (default 60), stratified by
+            operator so every operator is represented, authored mutants always included;
+            ``None`` runs every mutant (``--full``).
+        seed: Chooses the sample: the same seed gives the same mutants.
 
     Returns:
         The report; ``report.ok`` says whether every task passed.
@@ -546,6 +555,7 @@ def audit(
 
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
     options = AuditOptions(
-        resolve_python(python), jobs or default_jobs(), strict, tuple(operators), expectations
-    )
+        resolve_python(python), jobs or default_jobs(), strict, tuple(operators), expectations,
+        sample, seed,
+    )  # fmt: skip
     return audit_tasks(task_dirs, options, on_progress)

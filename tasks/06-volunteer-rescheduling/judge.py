@@ -92,6 +92,20 @@ TASK = {
             "equals": {"volunteer_id": "V22"},
         },
         {
+            "name": "callout-unfilled#1",
+            "file": "output/unfilled.csv",
+            "level": 4,
+            "where": {"shift_id": "S37"},
+            "equals": {"assigned": "0", "unfilled": "1"},
+        },
+        {
+            "name": "callout-unfilled#2",
+            "file": "output/summary.json",
+            "level": 4,
+            "path": "changed_assignments",
+            "equals": 7,
+        },
+        {
             "name": "coverage-first#1",
             "file": "output/schedule.csv",
             "level": 4,
@@ -482,6 +496,10 @@ def summary_matches_schedule(run: benchlib.Run) -> None:
     benchlib.expect_equal(sorted(summary), sorted(SUMMARY_KEYS), "summary.json keys")
     for key, value in measures(roster, baseline, written(run)).items():
         benchlib.expect_equal(summary[key], value, f"summary.json {key}")
+    counts = [summary[k] for k in sorted(SUMMARY_KEYS - {"fairness_exceptions"})]
+    counts += [e.get("assignments") for e in summary["fairness_exceptions"]]
+    for value in counts:  # 3.0 and Decimal("3.0") equal 3: the type is the rule
+        benchlib.expect(type(value) is int, f"summary.json: {value!r} is not a plain integer")
 
 
 @judge.edge

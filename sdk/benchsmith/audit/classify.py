@@ -1,6 +1,6 @@
 """Classifying one mutant: run it, compare what it writes with the reference, judge it.
 
-The mutant's commands run on pristine copies of the main and then the edge fixture, exactly
+The mutant's commands run on pristine copies of the edge and then the main fixture, exactly
 as the judge runs a candidate (:func:`benchlib.produce`, the task's fixture cache). Identical
 outputs on both fixtures make it *equivalent* without a judge run. Otherwise the judge
 scores a workspace holding the mutant: below 5 it is *killed*; at 5 it *survived*, unless its
@@ -28,6 +28,10 @@ from benchsmith.runtime import benchlib
 # Candidate commands run in one fixed environment, so equal programs write equal bytes.
 AUDIT_ENV = {"TZ": "UTC", "LC_ALL": "C", "PYTHONHASHSEED": "0"}
 FIXTURES = ("main", "edge")
+# A mutant runs on the edge fixture first: it is small by design (spec section 1.3), and a
+# mutant whose edge outputs already differ needs no run on the main fixture before the
+# judge (task 13: 0.3 s against 8 s).
+CLASSIFY_ORDER = ("edge", "main")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +107,7 @@ def _timed(result: MutantResult, seconds: float) -> MutantResult:
 
 def _classify(context: MutantContext, mutant: Mutant, tree: Path, work: Path) -> MutantResult:
     seen: dict[str, Observation] = {}
-    for fixture in FIXTURES:
+    for fixture in CLASSIFY_ORDER:
         seen[fixture], _ = run_fixture(context, tree, fixture, work / f"run-{fixture}")
         if seen[fixture].meaning != context.reference[fixture].meaning:
             break

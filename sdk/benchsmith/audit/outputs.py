@@ -5,9 +5,10 @@
   output or error when an expectation reads that stream (``stream = "stderr"``). Equal exact
   observations on every fixture make a mutant *equivalent*: no fixture tells it apart.
 * **meaning**: the same with CSV parsed to rows, JSON to values (key order ignored, numbers
-  keeping their type: ``1`` differs from ``1.0``) and JSON Lines to values. When only the
-  exact observation differs, the mutant changed the form of its outputs (quoting, line
-  endings, whitespace, key order), not what they say.
+  keeping their type: ``1`` differs from ``1.0``), JSON Lines to values, and text, markdown
+  and HTML with CRLF line endings read as LF. When only the exact observation differs, the
+  mutant changed the form of its outputs (quoting, line endings, whitespace, key order), not
+  what they say.
 """
 
 from __future__ import annotations
@@ -120,4 +121,11 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-_CANONICAL = {"csv": _csv, "json": _json, "jsonl": _jsonl}
+def _lines(text: str) -> str:
+    return text.replace("\r\n", "\n")
+
+
+_CANONICAL = {
+    "csv": _csv, "json": _json, "jsonl": _jsonl, "text": _lines, "markdown": _lines,
+    "html": _lines,
+}  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
+from benchsmith.audit.mutants import AUTHORED
 from benchsmith.audit.results import AuditReport, MutantResult, TaskAudit
 
 HEADER = ("task", "mutants", "killed", "equivalent", "justified", "survived", "errors", "expect")
@@ -24,6 +25,7 @@ def table_text(report: AuditReport) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     findings = [line for task in report.tasks for line in finding_lines(task, report.strict)]
+    findings += [line for task in report.tasks for line in sample_lines(task)]
     lines += ["", *findings] if findings else []
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
@@ -80,15 +82,30 @@ def finding_lines(task: TaskAudit, strict: bool) -> list[str]:
     return lines
 
 
+def sample_lines(task: TaskAudit) -> list[str]:
+    """What a sample left out: ``TASK: sampled 60 of 581 generated mutants (seed 0) ...``."""
+    sample = task.sample
+    if sample is None or not sample.sampled:
+        return []
+    ran = sum(run for op, run, _ in sample.operators if op != AUTHORED)
+    skipped = ", ".join(f"{op} {total - run}" for op, run, total in sample.operators if run < total)
+    return [
+        f"{task.task}: sampled {ran} of {ran + len(sample.skipped)} generated mutants "
+        f"(seed {sample.seed}; --full runs all); skipped {len(sample.skipped)}: {skipped}"
+    ]
+
+
 def summary_line(report: AuditReport) -> str:
     """``2 task(s), 74 mutant(s): 0 survived, 3 unjustified equivalent(s) (9.1 s, -j 2)``."""
     total = sum(len(t.mutants) for t in report.tasks)
     survived = sum(len(t.by_fate("survived")) for t in report.tasks)
     unjustified = sum(len(t.unjustified) for t in report.tasks)
     idle = sum(len(t.idle_expectations) for t in report.tasks)
+    skipped = sum(len(t.sample.skipped) for t in report.tasks if t.sample is not None)
     verdict = "audit passed" if report.ok else "audit FAILED"
+    left_out = f" ({skipped} more skipped by the sample)" if skipped else ""
     return (
-        f"{len(report.tasks)} task(s), {total} mutant(s): {survived} survived, "
+        f"{len(report.tasks)} task(s), {total} mutant(s){left_out}: {survived} survived, "
         f"{unjustified} unjustified equivalent(s), {idle} idle expectation(s); {verdict} "
         f"({report.seconds:.1f} s, -j {report.jobs})"
     )
@@ -136,7 +153,7 @@ def _task_section(task: TaskAudit, strict: bool) -> str:
         + "".join(f"<td>{escape(c)}</td>" for c in row[1:])
         + "</tr></table>"
     )
-    findings = finding_lines(task, strict)
+    findings = finding_lines(task, strict) + sample_lines(task)
     if findings:
         parts.append("<ul>" + "".join(f"<li>{escape(f)}</li>" for f in findings) + "</ul>")
     groups = (

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchsmith.audit.mutants import Mutant
+from benchsmith.audit.sampling import Sample
 
 FATES = ("killed", "survived", "equivalent", "error")
 
@@ -117,6 +118,8 @@ class TaskAudit:
         duplicates: Generated mutants dropped because an earlier one had the same source.
         seconds: Wall time of the task's audit.
         error: Why the audit could not run at all (empty when it ran).
+        sample: Which mutants ran and which a sample left out (``None``: the audit did
+            not get as far as making mutants).
     """
 
     task: str
@@ -128,6 +131,7 @@ class TaskAudit:
     duplicates: int = 0
     seconds: float = 0.0
     error: str = ""
+    sample: Sample | None = None
 
     def by_fate(self, fate: str) -> list[MutantResult]:
         """The results with ``fate``."""
@@ -183,6 +187,7 @@ class TaskAudit:
             "expectations": [e.to_dict() for e in self.expectations],
             "findings": list(self.findings),
             "duplicates": self.duplicates,
+            "sample": None if self.sample is None else self.sample.to_dict(),
         }
 
 

@@ -29,6 +29,7 @@ from benchsmith.audit.mutants import Mutant, task_mutants
 from benchsmith.audit.operators import OPERATORS
 from benchsmith.audit.outputs import Observation
 from benchsmith.audit.results import AuditReport, ExpectationResult, MutantResult, TaskAudit
+from benchsmith.audit.sampling import Sample, sample_mutants
 from benchsmith.check.battery import judge_timeout
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.load import load_task
@@ -42,6 +43,7 @@ VARIED_ENV = {"TZ": "Pacific/Kiritimati", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED":
 BUDGET_FACTOR = 10.0  # a mutant's command may take this many times the reference's fixture
 BUDGET_FLOOR = 5.0  # seconds, whatever the reference took
 AUTHORED = "authored"
+DEFAULT_SAMPLE = 60  # generated mutants per task unless --full (api.DEFAULT_AUDIT_SAMPLE)
 
 
 class AuditSetupError(BenchsmithError):
@@ -58,6 +60,9 @@ class AuditOptions:
         strict: Unjustified equivalents, undecided expectations and findings fail too.
         operators: Only mutants of these operators (``authored`` for mutants/); empty: all.
         expectations: Whether to prove the expectations load-bearing.
+        sample: At most this many generated mutants per task, stratified by operator and
+            chosen by ``seed`` (see :mod:`benchsmith.audit.sampling`); ``None``: every one.
+        seed: The seed of the sample.
     """
 
     python: str
@@ -65,6 +70,8 @@ class AuditOptions:
     strict: bool = False
     operators: tuple[str, ...] = ()
     expectations: bool = True
+    sample: int | None = DEFAULT_SAMPLE
+    seed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +123,8 @@ def audit_tasks(
     if unknown:
         choices = ", ".join(operator_names())
         raise UsageError(f"unknown operator(s) {', '.join(unknown)}; choose from {choices}")
+    if options.sample is not None and options.sample < 1:
+        raise UsageError(f"the sample size must be at least 1, not {options.sample}")
     specs = [_prepare(p) for p in task_dirs]
     started = time.monotonic()
     jobs = max(1, options.jobs)
@@ -172,6 +181,7 @@ class _Pending:
     duplicates: int = 0
     partial: bool = False
     error: str = ""
+    sample: Sample | None = None
 
     def finish(self) -> TaskAudit:
         """Wait for every job, apply the justifications, remove the scratch folder."""
@@ -185,6 +195,7 @@ class _Pending:
         return TaskAudit(
             self.shown, self.spec.id, self.spec.slug, tuple(results), tuple(measured),
             tuple(findings), self.duplicates, time.monotonic() - self.started, self.error,
+            self.sample,
         )  # fmt: skip
 
 
@@ -215,8 +226,8 @@ def _stale_justifications(
 ) -> list[str]:
     """A finding for each justification that covers no equivalent mutant.
 
-    When only some operators ran (``partial``), a justification is judged only if it
-    covers a mutant that ran.
+    When only some mutants ran (``partial``: some operators, or a sample), a justification
+    is judged only if it covers a mutant that ran.
     """
     equivalent = [r.mutant.id for r in results if r.fate == "equivalent"]
     ran = [r.mutant.id for r in results]
@@ -268,8 +279,10 @@ def _submit(
     made = task_mutants(spec.task_dir, layout_for(spec))
     pending.findings += list(made.problems)
     pending.duplicates = made.duplicates
-    chosen = [m for m in made.mutants if not options.operators or m.operator in options.operators]
-    pending.partial = bool(options.operators)
+    selected = [m for m in made.mutants if not options.operators or m.operator in options.operators]
+    pending.sample = sample_mutants(selected, options.sample, options.seed)
+    chosen = list(pending.sample.chosen)
+    pending.partial = bool(options.operators) or pending.sample.sampled
     rounds = expectations.rounds(task) if options.expectations else []
     counter = _Counter(pending.shown, len(chosen) + len(rounds), progress)
     for mutant in chosen:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 import benchsmith
+from benchsmith.api import DEFAULT_AUDIT_SAMPLE
 from benchsmith.cli._common import (
     AllOpt,
     Command,
@@ -43,6 +44,20 @@ OperatorOpt = Annotated[
     list[str] | None,
     typer.Option("--operator", help="Only mutants of this operator (repeatable; 'authored')."),
 ]
+SampleOpt = Annotated[
+    int,
+    typer.Option(
+        "--sample",
+        min=1,
+        help="At most N generated mutants per task, every operator represented (default 60).",
+    ),
+]
+FullOpt = Annotated[
+    bool, typer.Option("--full", help="Run every mutant: no sample (slow on large tasks).")
+]
+SeedOpt = Annotated[
+    int, typer.Option("--seed", help="Seed of the sample: the same seed runs the same mutants.")
+]
 ExpectOpt = Annotated[
     bool,
     typer.Option(
@@ -63,18 +78,23 @@ def audit(
     operator: OperatorOpt = None,
     expectations: ExpectOpt = True,
     python: PythonOpt = None,
+    sample: SampleOpt = DEFAULT_AUDIT_SAMPLE,
+    full: FullOpt = False,
+    seed: SeedOpt = 0,
 ) -> None:
     """Mutation-test each task's judge: mutants of the reference must not score 5.
 
     Exit 1 when a mutant survives, an expected value is not load-bearing or a task cannot be
     audited; with --strict also for unjustified equivalent mutants and other findings.
+    Large tasks are sampled: --sample N runs at most N generated mutants per task, chosen
+    by --seed and stratified by operator; --full runs them all.
     """
     from benchsmith.audit.present import html_page, table_text
 
     report = benchsmith.audit(
         tasks or (), all_tasks=all_tasks, corpus=corpus, jobs=jobs, strict=strict,
         operators=operator or (), expectations=expectations, python=python,
-        on_progress=_progress,
+        on_progress=_progress, sample=None if full else sample, seed=seed,
     )  # fmt: skip
     if html is not None:
         html.parent.mkdir(parents=True, exist_ok=True)

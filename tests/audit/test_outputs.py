@@ -1,0 +1,39 @@
+"""What the audit observes of a run: exact bytes, and meaning (form differences ignored)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchsmith.audit.outputs import observe
+from benchsmith.runtime import benchlib
+
+TASK = {
+    "commands": [{"run": "python -m x"}],
+    "outputs": [
+        {"path": "output/report.md", "format": "markdown"},
+        {"path": "output/notes.txt", "format": "text"},
+    ],
+    "expect": [],
+    "edge_expect": [],
+}
+
+
+def _run(root: Path, report: str, notes: str = "a\nb\n") -> benchlib.Run:
+    (root / "output").mkdir(parents=True)
+    (root / "output" / "report.md").write_bytes(report.encode())
+    (root / "output" / "notes.txt").write_bytes(notes.encode())
+    files = benchlib.Files(root)
+    run = benchlib.Run("main", root, files, files)
+    run.results.append(benchlib.CommandResult(["python"], 0, False, "", "", 0.1))
+    return run
+
+
+def test_line_endings_of_text_outputs_are_form_and_their_words_are_meaning(tmp_path: Path) -> None:
+    lf = observe(_run(tmp_path / "lf", "## A\n\n- one\n"), TASK)
+    crlf = observe(_run(tmp_path / "crlf", "## A\r\n\r\n- one\r\n", "a\r\nb\r\n"), TASK)
+    other = observe(_run(tmp_path / "other", "## A\n\n- two\n"), TASK)
+    assert crlf.exact != lf.exact and crlf.meaning == lf.meaning
+    assert crlf.differences(lf) == ["output/report.md", "output/notes.txt"]
+    assert other.meaning != lf.meaning
+    lone_cr = observe(_run(tmp_path / "cr", "## A\r\r- one\r"), TASK)
+    assert lone_cr.meaning != lf.meaning  # only CRLF pairs are line endings
