@@ -85,6 +85,10 @@ ENV_TIMEOUT: Final = "BENCHSMITH_TIMEOUT"
 ENV_REFERENCE: Final = "BENCHSMITH_REFERENCE"
 
 MAX_LINE_BYTES: Final = 1 << 20
+MAX_EVENT_DEPTH: Final = 64
+"""Nesting of arrays and objects an event line may have (deeper lines are ``event-json``)."""
+MAX_EVENT_INT: Final = (1 << 63) - 1
+"""Integers of an event line must fit SQLite's signed 64-bit range (else ``event-range``)."""
 
 USAGE_KEYS: Final[Mapping[str, tuple[str, bool]]] = {
     "calls": ("int", False),
@@ -166,7 +170,7 @@ class LineProblem:
 
     Attributes:
         code: Stable short code (``event-json``, ``event-type``, ``event-field``,
-            ``event-size``, ``event-encoding``).
+            ``event-size``, ``event-encoding``, ``event-range``).
         message: What is wrong.
     """
 
@@ -201,11 +205,50 @@ def parse_event(raw: bytes) -> dict[str, Any] | LineProblem:
         return LineProblem("event-json", f"not JSON: {exc}")
     if not isinstance(event, dict):
         return LineProblem("event-json", f"expected a JSON object, got {type(event).__name__}")
+    unusable = _value_problem(event)
+    if unusable is not None:
+        return unusable
     kind = event.get("type")
     if kind not in FIELDS:
         return LineProblem("event-type", f"unknown event type {kind!r}")
     problem = _field_problem(event, str(kind))
     return LineProblem("event-field", problem) if problem else event
+
+
+def _value_problem(event: dict[str, Any]) -> LineProblem | None:
+    """Why a parsed line cannot be stored as it is, anywhere in it: nested deeper than
+    :data:`MAX_EVENT_DEPTH`, an integer outside SQLite's 64-bit range, a number that is not
+    finite (``NaN``, ``1e999``), or a string or key holding a lone surrogate (``"\\ud800"``
+    is valid JSON but no UTF-8 text)."""
+    pending: list[tuple[Any, str, int]] = [(event, "", 1)]
+    while pending:
+        value, where, depth = pending.pop()
+        at = f" at {where[:80]}" if where else ""
+        if isinstance(value, dict | list):
+            if depth > MAX_EVENT_DEPTH:
+                return LineProblem("event-json", f"nested deeper than {MAX_EVENT_DEPTH} levels")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str) and not _encodable(key):
+                    return LineProblem("event-encoding", f"a key{at} holds a lone surrogate")
+                pending.append((item, f"{where}.{key}" if where else str(key), depth + 1))
+        elif isinstance(value, str) and not _encodable(value):
+            return LineProblem("event-encoding", f"a string{at} holds a lone surrogate")
+        elif isinstance(value, bool):
+            continue
+        elif isinstance(value, int) and not -MAX_EVENT_INT - 1 <= value <= MAX_EVENT_INT:
+            return LineProblem("event-range", f"an integer{at} is beyond the 64-bit range")
+        elif isinstance(value, float) and not math.isfinite(value):
+            return LineProblem("event-range", f"a number{at} is not finite")
+    return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def event_line(event: Mapping[str, Any]) -> str:
