@@ -136,7 +136,7 @@ def test_lint_json(cli: Callable[..., Any], make_task: Callable[..., Path]) -> N
 
 def test_unknown_task_is_a_clear_error(cli: Callable[..., Any], tmp_path: Path) -> None:
     result = cli("build", tmp_path / "nope")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error (README, Exit codes)
     assert "not a task folder" in result.output
 
 

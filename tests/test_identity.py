@@ -85,3 +85,64 @@ def test_the_lock_verdict_does_not_depend_on_the_spelling(
         verdicts.append(cli("build", "--check", argument).exit_code)  # type: ignore[attr-defined]
         verdicts.append(cli("build", "--check", str(task_dir)).exit_code)  # type: ignore[attr-defined]
     assert verdicts == [0] * len(verdicts)
+
+
+# Every command that takes tasks, with the extra arguments it needs after the task.
+TASK_COMMANDS = {
+    "build": [],
+    "lock": [],
+    "check": ["--control", "empty", "--unsealed"],
+    "audit": [],
+    "run": ["--agent", "nop", "--unsealed"],
+    "workspace": ["DEST"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(TASK_COMMANDS))
+def test_a_path_that_is_no_task_is_a_usage_error_for_every_command(
+    cli: Invoke, tmp_path: Path, command: str
+) -> None:
+    extra = [str(tmp_path / "dest") if a == "DEST" else a for a in TASK_COMMANDS[command]]
+    result = cli(command, str(tmp_path / "no-such-task"), *extra)
+    assert result.exit_code == 2, result.output  # type: ignore[attr-defined]
+    assert "not a task folder" in result.output  # type: ignore[attr-defined]
+    assert "Traceback" not in result.output  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("command", sorted(TASK_COMMANDS))
+def test_a_corpus_root_named_as_a_task_says_how_to_name_its_tasks(
+    example_copy: Callable[[str], Path],
+    cli: Invoke,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    command: str,
+) -> None:
+    task_dir = example_copy("01-grade-summary")
+    before = tree(task_dir.parent)
+    monkeypatch.chdir(task_dir)
+    extra = [str(tmp_path / "dest") if a == "DEST" else a for a in TASK_COMMANDS[command]]
+    result = cli(command, "..", *extra)
+    assert result.exit_code == 2, result.output  # type: ignore[attr-defined]
+    assert "..: a corpus root, not a task" in result.output  # type: ignore[attr-defined]
+    assert "e.g. ../01-grade-summary" in result.output  # type: ignore[attr-defined]
+    assert "--all --corpus .." in result.output  # type: ignore[attr-defined]
+    assert tree(task_dir.parent) == before
+
+
+def test_lock_and_check_name_the_task_the_same_whatever_the_spelling(
+    example_copy: Callable[[str], Path], cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    task_dir = example_copy("01-grade-summary")
+    before = tree(task_dir)
+    reports = []
+    for cwd, argument in spellings(task_dir):
+        monkeypatch.chdir(cwd)
+        locked = cli("lock", argument)
+        assert locked.exit_code == 0, locked.output  # type: ignore[attr-defined]
+        assert locked.output.startswith("unchanged ")  # type: ignore[attr-defined]
+        checked = cli("check", argument, "--control", "empty", "--unsealed", "--json")
+        assert checked.exit_code == 0, checked.output  # type: ignore[attr-defined]
+        [task] = json.loads(checked.stdout)["tasks"]  # type: ignore[attr-defined]
+        reports.append((task["id"], task["slug"], Path(cwd, task["task"]).resolve()))
+    assert reports == [(1, "grade-summary", task_dir.resolve())] * len(reports)
+    assert tree(task_dir) == before

@@ -330,7 +330,8 @@ def _raise_if_stale(specs: list[TaskSpec], targets: list[_Target]) -> None:
         shown = _shown(target.path)
         if target.existing != target.content and shown not in edited:
             line = _first_difference(target.existing, target.content)
-            found.append(Diagnostic(shown, line, 1, "BS501", _stale_message(target)))
+            code, message = _stale_finding(target)
+            found.append(Diagnostic(shown, line, 1, code, message))
     unlocked = [d for spec in specs for d in _seed_lock(spec, targets)]
     advice = []
     if found:
@@ -359,10 +360,31 @@ def _seed_lock(spec: TaskSpec, targets: list[_Target]) -> list[Diagnostic]:
     return [Diagnostic(_shown(path), line, col, "BS505", problem)]
 
 
-def _stale_message(target: _Target) -> str:
+# The corpus files have codes of their own (lint and build --check report the same one).
+_CORPUS_FILE_FINDINGS = {
+    "tasks.json": (
+        "BS502",
+        "tasks.json does not list the corpus's tasks as they are; run benchsmith build",
+    ),
+    **{
+        name: ("BS503", f"differs from sdk/benchsmith/runtime/{name}; run benchsmith build")
+        for name in resources.RUNTIME_FILES
+    },
+}
+
+
+def _stale_finding(target: _Target) -> tuple[str, str]:
+    """The code and message of a stale or missing generated file."""
     if target.existing is None:
-        return "generated file is missing; run benchsmith build"
-    return "generated file is stale (differs from what task.toml produces); run benchsmith build"
+        code = _CORPUS_FILE_FINDINGS.get(target.path.name, ("BS501", ""))[0]
+        return code, "generated file is missing; run benchsmith build"
+    return _CORPUS_FILE_FINDINGS.get(
+        target.path.name,
+        (
+            "BS501",
+            "generated file is stale (differs from what task.toml produces); run benchsmith build",
+        ),
+    )
 
 
 def _raise_conflicts(specs: list[TaskSpec], targets: list[_Target]) -> None:

@@ -106,6 +106,12 @@ def resolve_task(argument: str | Path, corpus: Path = DEFAULT_CORPUS) -> Path:
         match = TASK_DIR_PATTERN.match(task_dir.name)
         if match and str(argument) in (match.group(1), str(int(match.group(1))), match.group(2)):
             return task_dir
+    inside = corpus_root_tasks(path)
+    if inside:
+        raise TaskNotFoundError(
+            f"{argument}: a corpus root, not a task; name one of its tasks (e.g. "
+            f"{(path / inside[0].name).as_posix()}), or all of them with --all --corpus {argument}"
+        )
     raise TaskNotFoundError(
         f"{argument}: not a task folder, and no task of {display_path(corpus)} has that id or slug"
     )

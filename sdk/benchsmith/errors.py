@@ -38,7 +38,10 @@ class TaskSpecError(BenchsmithError):
 
 
 class TaskNotFoundError(BenchsmithError):
-    """Raised when a task argument names no task directory (or no ``task.toml``)."""
+    """Raised when a task argument names no task directory (or no ``task.toml``): a usage
+    error (exit code 2), whichever command was given it."""
+
+    exit_code = 2
 
 
 class BuildError(BenchsmithError):

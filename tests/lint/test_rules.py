@@ -175,6 +175,29 @@ def test_generated_and_corpus_files(make_task: Callable[..., Path]) -> None:
     assert ("TASK.md", "BS501") in by_file
 
 
+def test_build_check_and_lint_give_a_stale_corpus_file_the_same_code(
+    make_task: Callable[..., Path],
+) -> None:
+    task = built(make_task)
+    (task.parent / "benchlib.py").write_text("# drifted\n", encoding="utf-8")
+    (task.parent / "run.py").unlink()
+    index = task.parent / "tasks.json"
+    index.write_text(
+        index.read_text(encoding="utf-8").replace("Tiny Task", "Old"), encoding="utf-8"
+    )
+    linted = sorted(
+        (Path(d.path).name, d.code) for d in lint_paths([task]) if "BS5" <= d.code < "BS6"
+    )
+    with pytest.raises(BenchsmithError) as caught:
+        build([task], check=True)
+    checked = sorted((Path(d.path).name, d.code) for d in caught.value.diagnostics)
+    assert (
+        checked
+        == linted
+        == [("benchlib.py", "BS503"), ("run.py", "BS503"), ("tasks.json", "BS502")]
+    )
+
+
 def test_each_stale_file_is_reported_once_at_a_real_line(make_task: Callable[..., Path]) -> None:
     task = built(make_task)
     for name in ("seed.py", "judge.py", "TASK.md", "scenario.json"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import warnings
 
 from benchsmith.diagnostics import Diagnostic
 from benchsmith.errors import BuildError, ConflictError
@@ -45,8 +46,10 @@ def skeleton(text: str, shown: str) -> str:
 def check_authored(text: str, shown: str) -> None:
     """Raise BuildError, located in ``text``, when the authored region does not parse.
 
-    The region is parsed at its own line numbers (the generated lines above it blanked), so
-    the error names the line and column ``lint`` reports and quotes the authored line.
+    The region is parsed and compiled at its own line numbers (the generated lines above it
+    blanked), so the error names the line and column ``lint`` reports and quotes the authored
+    line; errors only the compiler finds (``return`` outside a function, a ``from __future__``
+    import after other code) count too, as they do for lint.
 
     Raises:
         ConflictError: When the markers are missing, repeated or out of order.
@@ -54,9 +57,14 @@ def check_authored(text: str, shown: str) -> None:
     """
     start, end = _bounds(text, shown)
     lines = text.splitlines()
-    padded = "\n" * (start + 1) + "\n".join(lines[start + 1 : end]) + "\n"
+    # `pass` stands for the generated code above, so a `from __future__` import in the region
+    # is refused as it is in the whole file; the region keeps its own line numbers.
+    padded = "pass" + "\n" * (start + 1) + "\n".join(lines[start + 1 : end]) + "\n"
     try:
-        ast.parse(padded, filename=shown)
+        tree = ast.parse(padded, filename=shown)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning (bad escapes) is not an error
+            compile(tree, shown, "exec", dont_inherit=True)  # 'return' outside a function, ...
     except SyntaxError as exc:
         line = min(max(exc.lineno or start + 2, start + 2), max(end, start + 2))
         quoted = (exc.text or lines[line - 1] if line <= len(lines) else "").strip()

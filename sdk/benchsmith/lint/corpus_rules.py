@@ -19,18 +19,7 @@ from benchsmith.judging import judge_command_problem
 from benchsmith.lint.context import CorpusContext, TaskContext
 from benchsmith.lint.registry import corpus_rule
 from benchsmith.lockfile import file_entry, read_lock, sha256_text
-from benchsmith.resources import RUNTIME_FILES
 
-GENERATED_CODES = {
-    "tasks.json": (
-        "BS502",
-        "tasks.json does not list the corpus's tasks as they are; run benchsmith build",
-    ),
-    **{
-        name: ("BS503", f"differs from sdk/benchsmith/runtime/{name}; run benchsmith build")
-        for name in RUNTIME_FILES
-    },
-}
 HAND_EDIT_MESSAGE = (
     "edited by hand since benchsmith generated it; a rebuild would refuse "
     "(and --force would discard the edits)"
@@ -143,11 +132,7 @@ def _build_findings(ctx: CorpusContext) -> Iterator[Diagnostic]:
         for found in exc.diagnostics:
             if found.code == "BS400":  # python_purity reports the same syntax error
                 continue
-            name = found.path.rsplit("/", 1)[-1]
-            code, message = found.code, found.message
-            if found.code == "BS501" and name in GENERATED_CODES:
-                code, message = GENERATED_CODES[name]
-            yield Diagnostic(found.path, found.line, found.col, code, message, found.severity)
+            yield found
 
 
 def _hand_edits(task: TaskContext) -> Iterator[Diagnostic]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import functools
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -155,9 +156,16 @@ def _parse(path: str, source: str) -> ast.Module | Diagnostic:
 
 @functools.lru_cache(maxsize=256)
 def _parse_source(source: str) -> ast.Module | tuple[int, int, str]:
-    """Parse once per distinct source (the three checks share the tree; nothing mutates it)."""
+    """Parse and compile once per distinct source (the three checks share the tree; nothing
+    mutates it)."""
     try:
-        return ast.parse(source)
+        tree = ast.parse(source)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning (bad escapes) is not an error
+            # The compiler finds what the parser accepts and Python still refuses to run:
+            # 'return' outside a function, a late `from __future__` import, ...
+            compile(tree, "<task file>", "exec", dont_inherit=True)
+        return tree
     except SyntaxError as exc:
         line, col = max(exc.lineno or 1, 1), max(exc.offset or 1, 1)
         return (

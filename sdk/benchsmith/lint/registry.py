@@ -77,7 +77,7 @@ document(
 document("BS002", "another benchsmith process keeps the task or corpus locked")
 document("BS101", "task.toml is not valid TOML (or not UTF-8)")
 document("BS102", "task.toml violates the schema or its cross-references (stages, files, columns)")
-document("BS400", "a Python file of the task does not parse")
+document("BS400", "a Python file of the task does not parse or does not compile")
 document("BS401", "import outside the standard library and the task's own modules")
 document("BS402", "wall-clock read in seed.py, judge.py or fixtures.py")
 document("BS403", "OS entropy (uuid4, os.urandom, secrets, SystemRandom)")
