@@ -1855,9 +1855,14 @@ def write_json(path: Path, value: Any) -> None:
     """Write ``value`` as indented JSON, atomically (a reader never sees half a record)."""
     text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     handle, name = tempfile.mkstemp(prefix=".run-", dir=path.parent)
-    with os.fdopen(handle, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    Path(name).replace(path)
+    try:
+        os.fchmod(handle, 0o644)  # what a plain write gives, not mkstemp's 0600
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        Path(name).replace(path)
+    except BaseException:  # a full disk or a signal: no half record, no temporary file
+        Path(name).unlink(missing_ok=True)
+        raise
 
 
 @dataclass(frozen=True)
