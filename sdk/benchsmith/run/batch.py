@@ -9,7 +9,8 @@ and ``diagnostic`` runs are numbered and reported apart from the primary aggrega
 Each task is seeded once per invocation: its stage-1 workspace and stage files are built
 by the first run that needs them, in a temporary folder removed when the batch ends, and
 copied for every run (:mod:`benchsmith.run.workspaces`); its judges likewise share one
-fixture cache (``--fixture-cache``) under the runs folder, removed at the end too.
+fixture cache (``--fixture-cache``) in the invocation's private temporary folder, removed at
+the end too (or, after ``kill -9``, by the next invocation's sweep).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from benchsmith.runtime.run import Interrupted, private_temp
 from benchsmith.sealing import decide
 
 ARCHIVE_MODES: tuple[ArchiveMode, ...] = ("full", "editable", "none")
-CACHE_DIR = ".judge-cache"
+CACHE_DIR = "judge-cache"
 MAX_REPEAT = 1000
 """``--repeat`` at most: runs per task of one invocation (each planned row is reserved)."""
 MAX_JOBS = 256
@@ -170,9 +171,9 @@ def run_batch(
     python = resolve_python(options.python)
     tasks = [task_info(d) for d in task_dirs]
     invocation = f"{utc_now()}-{os.getpid()}"
-    cache = options.runs_dir / CACHE_DIR / invocation.replace(":", "")
     conn = records.open_runs(options.runs_dir, create=True)
     with private_temp() as temp:
+        cache = temp / CACHE_DIR  # in the invocation's folder: swept even after kill -9
         records.reap_stale(conn, options.runs_dir)
         return _run_batch(conn, tasks, options, arm, python, invocation, sealed, cache, temp,
                           on_start, on_finish)  # fmt: skip
@@ -206,7 +207,6 @@ def _run_batch(
         _execute(conn, plans, options.jobs, result, on_finish)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
-        _remove_if_empty(cache.parent)
         remove_cache(workspaces)
         conn.close()
     return result
@@ -390,8 +390,3 @@ def _collect(future: Future[RunOutcome], plan: RunPlan) -> RunOutcome:
         plan.run_dir.mkdir(parents=True, exist_ok=True)
         artifacts.write_record(outcome, plan.run_dir)
         return outcome
-
-
-def _remove_if_empty(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        folder.rmdir()

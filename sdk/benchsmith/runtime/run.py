@@ -1166,8 +1166,28 @@ def private_temp() -> Iterator[Path]:
             os.environ.pop("TMPDIR", None)
         else:
             os.environ["TMPDIR"] = saved[1]
-        remove_tree(root)
+        _dispose(root)
         os.close(handle)
+
+
+def _dispose(root: Path) -> None:
+    """Remove an invocation's folder, its lock last: a child killed a moment ago (a sandbox
+    dies with its PID namespace, not at once) may still create a file while this runs, and
+    a folder left behind must keep its lock file so the next sweep knows it is stale."""
+    for _ in range(20):
+        for child in sorted(root.iterdir()) if root.is_dir() else []:
+            if child.name == OWNER_LOCK:
+                continue
+            if child.is_dir() and not child.is_symlink():
+                remove_tree(child)
+            else:
+                with contextlib.suppress(OSError):
+                    child.unlink()
+        with contextlib.suppress(OSError):
+            if [c.name for c in root.iterdir()] in ([OWNER_LOCK], []):
+                remove_tree(root)
+                return
+        time.sleep(0.05)
 
 
 # ---------------------------------------------------------------------------------------------
