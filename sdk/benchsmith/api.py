@@ -12,7 +12,9 @@ Nothing heavy is imported until a function runs, so ``import benchsmith`` stays 
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
@@ -320,13 +322,21 @@ def report(runs: PathArg = DEFAULT_RUNS, *, arms: Sequence[str] = ()) -> Report:
 
     Raises:
         RecordsError: When ``runs`` holds no usable runs database.
-        UsageError: When ``arms`` is neither empty nor two names.
+        UsageError: When ``arms`` is neither empty nor two names, or ``runs`` is a file.
     """
-    from benchsmith.run.records import open_runs
+    from benchsmith.diagnostics import display_path
+    from benchsmith.errors import UsageError
+    from benchsmith.run.records import RecordsWriteError, open_runs, reap_stale
     from benchsmith.run.report import build_report, load_metrics
+    from benchsmith.runtime.run import sweep_stale_temp
 
+    if Path(runs).exists() and not Path(runs).is_dir():
+        raise UsageError(f"--runs {display_path(Path(runs))}: not a folder")
     conn = open_runs(Path(runs), create=False)
+    sweep_stale_temp(Path(tempfile.gettempdir()))  # what killed runs left: workspaces, judges
     try:
+        with contextlib.suppress(RecordsWriteError):  # read-only or full: report as recorded
+            reap_stale(conn, Path(runs))
         return build_report(load_metrics(conn), list(arms))
     finally:
         conn.close()

@@ -23,7 +23,7 @@ import typer
 
 from benchsmith._version import __version__
 from benchsmith.cli import auditing, authoring, checking, exporting, running
-from benchsmith.cli._common import DEBUG, guard, guard_authoring
+from benchsmith.cli._common import DEBUG, guard, guard_authoring, guard_runner
 from benchsmith.signals import restore_defaults
 
 __all__ = ["app", "main"]
@@ -64,8 +64,10 @@ def root(
 
 for _command in authoring.COMMANDS:
     app.command()(guard_authoring(_command))
-for _command in checking.COMMANDS + auditing.COMMANDS + running.COMMANDS:
+for _command in checking.COMMANDS + auditing.COMMANDS:
     app.command()(guard(_command))
+for _command in running.COMMANDS:
+    app.command()(guard_runner(_command))
 app.add_typer(exporting.EXPORT, name="export")
 
 

@@ -129,3 +129,40 @@ def guard_authoring(command: Callable[P, R]) -> Callable[P, R]:
             raise typer.Exit(EXIT_INTERNAL) from None
 
     return guard(wrapper)
+
+
+def guard_runner(command: Callable[P, R]) -> Callable[P, R]:
+    """:func:`guard` a runner command (``run``, ``report``), never showing a traceback for
+    what is not a bug: an OSError that escaped the library (a read-only or full file system,
+    a path that is a file or a folder where the other was expected) is a located BS001
+    (exit 3); any other exception is a bug: one line and exit 4, its traceback with
+    ``--debug``. Signals keep the meaning the command gives them (``run`` records its
+    unfinished runs as interrupted and exits 130 / 143).
+    """
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except (
+            BenchsmithError,
+            typer.Exit,
+            typer.Abort,
+            click.exceptions.Exit,
+            click.ClickException,
+            click.Abort,
+        ):
+            raise
+        except OSError as exc:
+            raise FileSystemError.from_os_error(exc) from exc
+        except Exception as exc:
+            if DEBUG["on"]:
+                raise
+            typer.echo(
+                f"internal error: {type(exc).__name__}: {exc} -- a bug in benchsmith; "
+                "rerun with --debug for the traceback and report it",
+                err=True,
+            )
+            raise typer.Exit(EXIT_INTERNAL) from None
+
+    return guard(wrapper)

@@ -126,15 +126,41 @@ def report(
     """Summarize recorded runs by task, pressure class and corpus; compare two arms."""
     from benchsmith.run.present import render_html, render_text, report_json
 
+    if html is not None:
+        _check_html(html)
     built = benchsmith.report(runs, arms=arms or ())
     if html is not None:
-        html.write_text(render_html(built, display_path(runs)), encoding="utf-8")
+        _write_page(html, render_html(built, display_path(runs)))
     if as_json:
         emit_json(report_json(built))
     else:
         typer.echo(render_text(built, display_path(runs)), nl=False)
         if html is not None:
             typer.echo(f"wrote {display_path(html)}")
+
+
+def _check_html(path: Path) -> None:
+    """Refuse an ``--html`` path that cannot be a page, before any work is done."""
+    if path.is_dir():
+        raise UsageError(f"--html {display_path(path)}: is a folder; name the page's file")
+    if not path.parent.is_dir():
+        raise UsageError(f"--html {display_path(path)}: no folder {display_path(path.parent)}")
+
+
+def _write_page(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (a full disk leaves no half page)."""
+    import os
+    import tempfile
+
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        os.fchmod(handle, 0o644)
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        Path(name).replace(path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
 
 
 class _Progress:

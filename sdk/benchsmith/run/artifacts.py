@@ -21,6 +21,7 @@ from benchsmith.run.data import (
     StageRecord,
 )
 from benchsmith.run.metrics import final_response_tokens, tool_totals, usage_record
+from benchsmith.runtime.run import write_json
 
 RECORD_SCHEMA = "benchsmith.run-record/v1"
 
@@ -161,9 +162,8 @@ def write_artifacts(outcome: RunOutcome, run_dir: Path) -> dict[str, str]:
 
 
 def write_record(outcome: RunOutcome, run_dir: Path) -> None:
-    """Write run.json."""
-    text = json.dumps(build_record(outcome), indent=2, sort_keys=True, ensure_ascii=False)
-    (run_dir / "run.json").write_text(text + "\n", encoding="utf-8")
+    """Write run.json atomically: a reader (or a full disk) never sees half a record."""
+    write_json(run_dir / "run.json", build_record(outcome))
 
 
 def render_transcript(outcome: RunOutcome) -> str:

@@ -9,12 +9,14 @@ and ``diagnostic`` runs are numbered and reported apart from the primary aggrega
 Each task is seeded once per invocation: its stage-1 workspace and stage files are built
 by the first run that needs them, in a temporary folder removed when the batch ends, and
 copied for every run (:mod:`benchsmith.run.workspaces`); its judges likewise share one
-fixture cache (``--fixture-cache``) under the runs folder, removed at the end too.
+fixture cache (``--fixture-cache``) in the invocation's private temporary folder, removed at
+the end too (or, after ``kill -9``, by the next invocation's sweep).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import multiprocessing
 import os
 import shutil
@@ -26,7 +28,8 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from benchsmith.errors import UsageError
+from benchsmith.diagnostics import Diagnostic, display_path
+from benchsmith.errors import BenchsmithError, FileSystemError, UsageError
 from benchsmith.pythons import resolve_python
 from benchsmith.run import artifacts, records
 from benchsmith.run.adapters import Adapter, resolve_adapter
@@ -38,7 +41,11 @@ from benchsmith.runtime.run import Interrupted, private_temp
 from benchsmith.sealing import decide
 
 ARCHIVE_MODES: tuple[ArchiveMode, ...] = ("full", "editable", "none")
-CACHE_DIR = ".judge-cache"
+CACHE_DIR = "judge-cache"
+MAX_REPEAT = 1000
+"""``--repeat`` at most: runs per task of one invocation (each planned row is reserved)."""
+MAX_JOBS = 256
+"""``-j`` at most: runs executed at once."""
 WORKER_GRACE = 30.0
 
 Started = Callable[[list[RunPlan]], None]
@@ -114,11 +121,26 @@ def check_options(options: BatchOptions) -> Adapter:
     records.check_arm(options.arm or adapter.kind)
     if options.repeat < 1 or options.jobs < 1:
         raise UsageError("--repeat and -j must be at least 1")
+    if options.repeat > MAX_REPEAT:
+        raise UsageError(f"--repeat {options.repeat}: at most {MAX_REPEAT} runs per task")
+    if options.jobs > MAX_JOBS:
+        raise UsageError(f"-j {options.jobs}: at most {MAX_JOBS} runs at once")
+    check_runs_dir(options.runs_dir)
     if options.timeout is not None and options.timeout <= 0:
         raise UsageError("--timeout must be positive")
     if options.archive not in ARCHIVE_MODES:
         raise UsageError(f"--archive must be one of {', '.join(ARCHIVE_MODES)}")
     return adapter
+
+
+def check_runs_dir(runs_dir: Path) -> None:
+    """Refuse a ``--runs`` that exists and is no folder.
+
+    Raises:
+        UsageError: When it is a file (or something else that is not a folder).
+    """
+    if runs_dir.exists() and not runs_dir.is_dir():
+        raise UsageError(f"--runs {display_path(runs_dir)}: not a folder")
 
 
 def run_batch(
@@ -149,9 +171,9 @@ def run_batch(
     python = resolve_python(options.python)
     tasks = [task_info(d) for d in task_dirs]
     invocation = f"{utc_now()}-{os.getpid()}"
-    cache = options.runs_dir / CACHE_DIR / invocation.replace(":", "")
     conn = records.open_runs(options.runs_dir, create=True)
     with private_temp() as temp:
+        cache = temp / CACHE_DIR  # in the invocation's folder: swept even after kill -9
         records.reap_stale(conn, options.runs_dir)
         return _run_batch(conn, tasks, options, arm, python, invocation, sealed, cache, temp,
                           on_start, on_finish)  # fmt: skip
@@ -185,7 +207,6 @@ def _run_batch(
         _execute(conn, plans, options.jobs, result, on_finish)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
-        _remove_if_empty(cache.parent)
         remove_cache(workspaces)
         conn.close()
     return result
@@ -276,10 +297,46 @@ def _execute(
                 finish(execute_run(plan))
         else:
             _execute_pool(plans, jobs, finish)
-    except BaseException:
+    except BaseException as exc:
         result.interrupted = [p.run_id for p in plans if p.run_id not in done]
-        records.mark_interrupted(conn, result.interrupted)
+        marked = _mark_interrupted(conn, result.interrupted, exc)
+        if isinstance(exc, OSError):  # the runs folder cannot be written: full, read-only
+            raise _record_error(exc, result.runs_dir, marked) from exc
         raise
+
+
+def _record_error(exc: OSError, runs_dir: Path, marked: bool) -> FileSystemError:
+    """The user-facing error of a run that could not be recorded in ``runs_dir``."""
+    shown = display_path(runs_dir)
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    hint = {errno.ENOSPC: " (free some space)", errno.EROFS: " (a read-only file system)"}
+    fate = (
+        "the unfinished runs are marked interrupted"
+        if marked
+        else "the unfinished runs stay pending until the next run or report marks them interrupted"
+    )
+    message = f"cannot record runs in {shown}: {reason}{hint.get(exc.errno or 0, '')}; {fate}"
+    return FileSystemError(message, [Diagnostic(shown, 1, 1, "BS001", reason)])
+
+
+def _mark_interrupted(conn: sqlite3.Connection, run_ids: list[str], exc: BaseException) -> bool:
+    """Mark the unfinished runs ``interrupted`` with the reason; when even that cannot be
+    written (the disk that failed the run is full), the next ``run`` or ``report`` marks
+    them, since their invocation is gone by then, and this returns False. The first error is
+    the one the caller raises."""
+    if isinstance(exc, Interrupted):
+        detail = f"interrupted by signal {exc.signum}"
+    elif isinstance(exc, KeyboardInterrupt):
+        detail = "interrupted by SIGINT"
+    elif isinstance(exc, BenchsmithError):
+        detail = exc.message
+    else:
+        detail = f"{type(exc).__name__}: {exc}"
+    try:
+        records.mark_interrupted(conn, run_ids, detail[:2000])
+    except (BenchsmithError, sqlite3.Error):
+        return False
+    return True
 
 
 def _execute_pool(plans: list[RunPlan], jobs: int, finish: Finished) -> None:
@@ -321,6 +378,8 @@ def _collect(future: Future[RunOutcome], plan: RunPlan) -> RunOutcome:
     """The outcome of a worker, or a runner-error outcome when the worker itself died."""
     try:
         return future.result()
+    except OSError:  # the worker could not write the runs folder: the batch cannot go on
+        raise
     except Exception as exc:  # a dead worker process: record it as this run's failure
         outcome = RunOutcome(
             plan=plan,
@@ -331,8 +390,3 @@ def _collect(future: Future[RunOutcome], plan: RunPlan) -> RunOutcome:
         plan.run_dir.mkdir(parents=True, exist_ok=True)
         artifacts.write_record(outcome, plan.run_dir)
         return outcome
-
-
-def _remove_if_empty(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        folder.rmdir()

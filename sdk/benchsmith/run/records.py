@@ -18,11 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from benchsmith._version import __version__
-from benchsmith.diagnostics import display_path
+from benchsmith.diagnostics import Diagnostic, display_path
 from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.run.data import Entry, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.metrics import event_values, final_response_tokens, usage_columns
-from benchsmith.runtime.run import owner_alive
+from benchsmith.runtime.run import owner_alive, write_json
 
 DB_NAME = "runs.db"
 SCHEMA_VERSION = 1
@@ -184,6 +184,11 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA foreign_keys = ON")
         _ensure_schema(conn, path)
         _ensure_sealed_column(conn)
+    except sqlite3.OperationalError as exc:
+        raise RecordsWriteError(
+            f"{display_path(path)}: cannot open the runs database ({exc})",
+            [Diagnostic(display_path(path), 1, 1, "BS001", str(exc))],
+        ) from exc
     except sqlite3.DatabaseError as exc:
         raise RecordsError(f"{display_path(path)}: not a usable runs database ({exc})") from exc
     return conn
@@ -227,16 +232,50 @@ def _version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
+class RecordsWriteError(RecordsError):
+    """Raised when the runs database cannot be written: a full disk, a read-only file system
+    or missing permissions (exit 3: the environment failed, not the task)."""
+
+    exit_code = 3
+
+
 @contextlib.contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """An immediate (write-locking) transaction, rolled back on error."""
-    conn.execute("BEGIN IMMEDIATE")
+    """An immediate (write-locking) transaction, rolled back on error.
+
+    SQLite rolls back by itself when the disk fills; the rollback here then has nothing to
+    undo and is skipped, so the error raised is the real one.
+
+    Raises:
+        RecordsWriteError: When SQLite cannot write (``database or disk is full``, a
+            read-only database, an I/O error); nothing of the transaction was written.
+    """
     try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError as exc:
+        raise write_error(conn, exc) from exc
+
+
+def write_error(conn: sqlite3.Connection, exc: sqlite3.Error) -> RecordsWriteError:
+    """The user-facing error of a failed write to ``conn``'s database."""
+    name = ""
+    with contextlib.suppress(sqlite3.Error):
+        name = str(conn.execute("PRAGMA database_list").fetchone()[2])
+    where = display_path(name) if name else "the runs database"
+    hint = "a read-only file or file system" if "readonly" in str(exc) else "free some space"
+    return RecordsWriteError(
+        f"cannot write {where}: {exc} ({hint}, or choose another --runs; "
+        "nothing of this write was recorded)",
+        [Diagnostic(where, 1, 1, "BS001", str(exc))],
+    )
 
 
 def open_runs(runs_dir: Path, *, create: bool) -> sqlite3.Connection:
@@ -286,29 +325,36 @@ def insert_pending(
     )  # fmt: skip
 
 
+KILLED = "its invocation ended before the run did (killed, or unable to record it)"
+
+
 def reap_stale(conn: sqlite3.Connection, runs_dir: Path) -> list[str]:
-    """Mark ``interrupted`` the pending runs whose invocation died (``kill -9``): its owner
-    folder's lock is free. A run.json such a run left says so too."""
+    """Mark ``interrupted`` the pending runs whose invocation died (``kill -9``, a full disk
+    that kept even that mark from being written): its owner folder's lock is free.
+
+    A run.json such a run left is rewritten first (atomically), then the row, so the two
+    never disagree for longer than until the next reap.
+    """
     rows = conn.execute("SELECT run_id, owner FROM runs WHERE status = 'pending'").fetchall()
     stale = [r["run_id"] for r in rows if r["owner"] and not owner_alive(Path(r["owner"]))]
-    if stale:
-        mark_interrupted(conn, stale)
     for run_id in stale:
         record = runs_dir / run_id / "run.json"
         with contextlib.suppress(OSError, ValueError):
             data = json.loads(record.read_text(encoding="utf-8"))
-            data.update(end_reason="interrupted", end_detail="the runner was killed")
-            record.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+            data.update(end_reason="interrupted", end_detail=KILLED)
+            write_json(record, data)
+    if stale:
+        mark_interrupted(conn, stale, KILLED)
     return stale
 
 
-def mark_interrupted(conn: sqlite3.Connection, run_ids: list[str]) -> None:
-    """Mark reserved runs that never finished as interrupted."""
+def mark_interrupted(conn: sqlite3.Connection, run_ids: list[str], detail: str = "") -> None:
+    """Mark reserved runs that never finished as interrupted, saying why (``detail``)."""
     with transaction(conn):
         conn.executemany(
-            "UPDATE runs SET status = 'interrupted', end_reason = 'interrupted' "
-            "WHERE run_id = ? AND status = 'pending'",
-            [(r,) for r in run_ids],
+            "UPDATE runs SET status = 'interrupted', end_reason = 'interrupted', "
+            "end_detail = ? WHERE run_id = ? AND status = 'pending'",
+            [(detail or None, r) for r in run_ids],
         )
 
 

@@ -36,6 +36,7 @@ import argparse
 import ast
 import contextlib
 import datetime as _dt
+import errno
 import fcntl
 import hashlib
 import json
@@ -459,6 +460,10 @@ def task_version(task_dir: Path) -> str:
 # ---------------------------------------------------------------------------------------------
 
 IDLE_GRACE = 10.0
+MAX_STREAM_BYTES: Final = 10 << 20
+"""What is kept of each action's events file, stdout and stderr: the first 10 MiB. Beyond
+that, events are not read and the streams are cut back as the adapter writes (so a flood
+never fills the disk), each noted once as an ``event-cap`` or ``output-cap`` diagnostic."""
 MAX_PROBLEMS = 200
 POLL_FIRST = 0.002
 POLL_MAX = 0.025
@@ -615,6 +620,7 @@ class EventTail:
         self.path, self.origin = path, origin
         self.offset, self.buffer, self.lines = 0, b"", 0
         self.not_regular = False
+        self.capped = False
         self.idle = False
         self.events: list[Received] = []
         self.problems: list[Problem] = []
@@ -626,27 +632,53 @@ class EventTail:
         self.buffer += chunk
         *complete, self.buffer = self.buffer.split(b"\n")
         if final and self.buffer:
-            complete.append(self.buffer)
+            if not self.capped:  # past the cap, the last line is cut, not malformed
+                complete.append(self.buffer)
             self.buffer = b""
         for raw in complete:
             self.take(raw)
 
     def read_new(self) -> bytes:
-        """Bytes appended since the last read; never blocks, even if a FIFO replaced the file."""
+        """Bytes appended since the last read, up to :data:`MAX_STREAM_BYTES` in all; never
+        blocks, even if a FIFO replaced the file, and never follows a symbolic link."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
-        except OSError:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                self.not_a_file("the events file is a symbolic link (not followed)")
             return b""
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                if not self.not_regular:
-                    self.not_regular = True
-                    self.problem(Problem(0, "event-file", "the events file is not a regular file"))
+                self.not_a_file("the events file is not a regular file")
                 return b""
+            left = MAX_STREAM_BYTES - self.offset
             os.lseek(fd, self.offset, os.SEEK_SET)
-            return b"".join(iter(lambda: os.read(fd, 1 << 20), b""))
+            chunks, size = [], 0
+            while size < left and (chunk := os.read(fd, min(1 << 20, left - size))):
+                chunks.append(chunk)
+                size += len(chunk)
+            if size == left:
+                self.cap(fd)
+            return b"".join(chunks)
         finally:
             os.close(fd)
+
+    def not_a_file(self, message: str) -> None:
+        """Note once that the events file cannot be read."""
+        if not self.not_regular:
+            self.not_regular = True
+            self.problem(Problem(0, "event-file", message))
+
+    def cap(self, fd: int) -> None:
+        """Past the cap: note it once, and cut the file back so a flood stays on no disk."""
+        if os.fstat(fd).st_size > MAX_STREAM_BYTES:
+            if not self.capped:
+                self.capped = True
+                self.problem(
+                    Problem(0, "event-cap", f"events beyond {MAX_STREAM_BYTES >> 20} MiB not read")
+                )
+            with contextlib.suppress(OSError):
+                os.truncate(self.path, MAX_STREAM_BYTES)
 
     def take(self, raw: bytes) -> None:
         """Validate one line and keep it as an event or a problem."""
@@ -810,16 +842,19 @@ def run_action(
     base = ActionResult(env.action, env.stage, "crash", "", None, started - origin, 0.0)
     token = benchlib.run_token()
     variables = {**adapter.env(env), benchlib.RUN_TOKEN_VARIABLE: token}
+    streams = StreamCap((files.stdout, files.stderr))
     with open(files.stdout, "wb") as out, open(files.stderr, "wb") as err:
         try:
             with _started(adapter, env, files, variables, seal, (out, err)) as process:
-                how, detail = _follow(process, tail, started + env.timeout)
+                how, detail = _follow(process, tail, started + env.timeout, streams.trim)
         except OSError as exc:
             base.detail = f"adapter could not start: {exc}"
             return base
         finally:
             benchlib.sweep(token)  # children that left the group (setsid, double fork)
     tail.poll(final=True)
+    streams.trim()
+    tail.problems.extend(streams.problems())
     base.outcome, base.detail = _settle(how, detail, process.returncode, tail)
     base.exit_code = None if how == "timeout" or detail == "lingered" else process.returncode
     if detail == "lingered":
@@ -862,13 +897,51 @@ def _started(
         process.wait()
 
 
-def _follow(process: subprocess.Popen[bytes], tail: EventTail, deadline: float) -> tuple[str, str]:
-    """Wait for the adapter to exit, time out, or linger after idle; read events meanwhile."""
+class StreamCap:
+    """Keeps an action's stdout and stderr files to their first :data:`MAX_STREAM_BYTES`.
+
+    The adapter writes through a descriptor it shares with the runner, so its offset runs on
+    past a truncation: what it writes later lands beyond the cut, in a hole that takes no
+    space, and is cut again at the next poll. The largest size seen is what was written.
+    """
+
+    def __init__(self, paths: Sequence[Path]) -> None:
+        self.written = dict.fromkeys(paths, 0)
+
+    def trim(self) -> None:
+        """Cut each file back to the cap (called at every poll and once at the end)."""
+        for path in self.written:
+            with contextlib.suppress(OSError):
+                size = path.stat().st_size
+                if size > MAX_STREAM_BYTES:
+                    self.written[path] = max(self.written[path], size)
+                    os.truncate(path, MAX_STREAM_BYTES)
+
+    def problems(self) -> list[Problem]:
+        """One ``output-cap`` note per stream that was cut."""
+        return [
+            Problem(
+                0,
+                "output-cap",
+                f"{path.suffix[1:]}: kept the first {MAX_STREAM_BYTES >> 20} MiB of at least "
+                f"{size} bytes written",
+            )
+            for path, size in self.written.items()
+            if size
+        ]
+
+
+def _follow(
+    process: subprocess.Popen[bytes], tail: EventTail, deadline: float, trim: Callable[[], None]
+) -> tuple[str, str]:
+    """Wait for the adapter to exit, time out, or linger after idle; read events and keep
+    its output streams to their cap meanwhile."""
     delay, idle_since = POLL_FIRST, 0.0
     while True:
         if process.poll() is not None:
             return "exited", ""
         tail.poll()
+        trim()
         now = time.monotonic()
         if now >= deadline:
             return "timeout", ""
@@ -1093,8 +1166,28 @@ def private_temp() -> Iterator[Path]:
             os.environ.pop("TMPDIR", None)
         else:
             os.environ["TMPDIR"] = saved[1]
-        remove_tree(root)
+        _dispose(root)
         os.close(handle)
+
+
+def _dispose(root: Path) -> None:
+    """Remove an invocation's folder, its lock last: a child killed a moment ago (a sandbox
+    dies with its PID namespace, not at once) may still create a file while this runs, and
+    a folder left behind must keep its lock file so the next sweep knows it is stale."""
+    for _ in range(20):
+        for child in sorted(root.iterdir()) if root.is_dir() else []:
+            if child.name == OWNER_LOCK:
+                continue
+            if child.is_dir() and not child.is_symlink():
+                remove_tree(child)
+            else:
+                with contextlib.suppress(OSError):
+                    child.unlink()
+        with contextlib.suppress(OSError):
+            if [c.name for c in root.iterdir()] in ([OWNER_LOCK], []):
+                remove_tree(root)
+                return
+        time.sleep(0.05)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1537,11 +1630,13 @@ class Lifecycle:
 
 
 def _copy_regular_files(src: Path, dest: Path) -> None:
-    """Copy the regular files directly in ``src`` (an adapter could leave a FIFO there)."""
+    """Copy the regular files directly in ``src`` (an adapter could leave a FIFO there), each
+    to at most :data:`MAX_STREAM_BYTES` (the cap the action kept them to)."""
     dest.mkdir(parents=True, exist_ok=True)
     for path in sorted(src.iterdir()):
         if stat.S_ISREG(path.lstat().st_mode):
-            shutil.copyfile(path, dest / path.name)
+            with open(path, "rb") as source, open(dest / path.name, "wb") as target:
+                target.write(source.read(MAX_STREAM_BYTES))
 
 
 def _compaction_status(result: ActionResult, reported: list[dict[str, Any]]) -> tuple[str, str]:
@@ -1855,9 +1950,14 @@ def write_json(path: Path, value: Any) -> None:
     """Write ``value`` as indented JSON, atomically (a reader never sees half a record)."""
     text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     handle, name = tempfile.mkstemp(prefix=".run-", dir=path.parent)
-    with os.fdopen(handle, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    Path(name).replace(path)
+    try:
+        os.fchmod(handle, 0o644)  # what a plain write gives, not mkstemp's 0600
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        Path(name).replace(path)
+    except BaseException:  # a full disk or a signal: no half record, no temporary file
+        Path(name).unlink(missing_ok=True)
+        raise
 
 
 @dataclass(frozen=True)
