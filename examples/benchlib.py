@@ -45,6 +45,30 @@ SERVICE_FLAG = "--service"
 POD_CAPTURE_LIMIT = 64 * 1024
 _PR_SET_DUMPABLE = 4
 _LISTEN_PREFIX = b"LISTENING "
+SERVICE_PLAN_VARIABLE = "BENCHSMITH_SERVICE_PLAN"
+SERVICE_STDERR_LIMIT = 16 * 1024
+SERVICE_REQUEST_LIMIT = 10_000
+SERVICE_TAIL_LINES = 10
+
+
+def _listening_port(line: bytes) -> int:
+    """The port of a ``LISTENING <port>`` line, else 0."""
+    text = line.rstrip(b"\r")
+    port = text[len(_LISTEN_PREFIX) :]
+    if text.startswith(_LISTEN_PREFIX) and port.isdigit() and 0 < int(port) < 65536:
+        return int(port)
+    return 0
+
+
+def service_failure(name: str, display: str, problem: str, stderr: bytes) -> str:
+    """The message of a failed service: its name, command, what went wrong, its last stderr."""
+    message = f"service {name!r}" + (f" ({display})" if display else "") + f" {problem}"
+    lines = stderr.decode("utf-8", "replace").rstrip().splitlines()[-SERVICE_TAIL_LINES:]
+    if lines:
+        message += "; the last lines of its stderr:\n" + "\n".join("    " + t for t in lines)
+    else:
+        message += "; it wrote nothing to stderr"
+    return message
 
 
 def set_nondumpable() -> bool:
@@ -75,10 +99,8 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _spawn(
-    argv: list[str], cwd: str, env: dict[str, str], fds: tuple[int, int, int]
-) -> tuple[int, str]:
-    """Fork and exec ``argv`` in a new session with ``fds`` as its stdin, stdout and stderr.
+def _spawn(argv: list[str], cwd: str, env: dict[str, str], fds: tuple[int, ...]) -> tuple[int, str]:
+    """Fork and exec ``argv`` in a new session with ``fds`` as its descriptors 0, 1, 2, ...
 
     Returns ``(pid, "")``, or ``(-1, why)`` when it could not start (the message arrives on a
     close-on-exec pipe, which a successful exec closes empty).
@@ -126,13 +148,24 @@ def _stat_of(pid: int) -> list[bytes]:
 
 
 class _PodService:
-    """A fixture service the pod started: its pid (also its session) and its stdout."""
+    """A fixture service the pod started: its pid (also its session) and its output pipes."""
 
-    def __init__(self, name: str, pid: int, stdout: int) -> None:
-        self.name, self.pid, self.stdout = name, pid, stdout
+    def __init__(self, spec: dict[str, Any], pid: int, pipes: tuple[int, int, int]) -> None:
+        self.name, self.display, self.pid = spec["name"], spec.get("display", ""), pid
+        self.stdout, self.stderr, self.requests = pipes
         self.buffer = b""
-        self.logged = 0
+        self.problem = ""
+        self.port = 0
+        self.tail = b""  # the last SERVICE_STDERR_LIMIT bytes of its stderr
+        self.logged = self.recorded = 0
+        self.request_buffer = b""
+        self.origins: dict[str, int] = {}
         self.open = True
+        self.listening = False
+
+    def fds(self) -> list[int]:
+        """The pipes still open."""
+        return [fd for fd in (self.stdout, self.stderr, self.requests) if fd >= 0]
 
 
 class _Pod:
@@ -161,55 +194,143 @@ class _Pod:
         try:
             if all(self.start(service) for service in self.plan["services"]):
                 self.commands()
-            self.forward(0.0)
+            for _ in range(64):  # what the services printed last (bounded: they still run)
+                if not self.pump(self.services, time.monotonic()):
+                    break
         finally:
+            for service in self.services:
+                text = service.tail.decode("utf-8", "replace")
+                self.report("stderr", name=service.name, text=text)
             self.report("done")
 
     def start(self, spec: dict[str, Any]) -> bool:
-        """Start one service, await its port and write its URL file; False (reported) if not."""
-        argv = list(spec["argv"])
+        """Start one service, await its port and write its URL files; False (reported) if not."""
+        argv, name = list(spec["argv"]), spec["name"]
+        env, pipes = self.env, [os.pipe(), os.pipe()]
         if spec.get("python"):  # non-dumpable from its first line of Python on
             argv = [argv[0], self.plan["lib"], SERVICE_FLAG, *argv[1:]]
-        readable, writable = os.pipe()
-        pid, why = _spawn(argv, spec["cwd"], self.env, (self.null, writable, self.null))
-        os.close(writable)
+            pipes.append(os.pipe())
+            plan = {"log_fd": 3, "origins": [name, *spec.get("origins", {})]}
+            env = {**self.env, SERVICE_PLAN_VARIABLE: json.dumps(plan)}
+        fds = (self.null, *(w for _, w in pipes))
+        pid, why = _spawn(argv, spec["cwd"], env, fds)
+        for _, writable in pipes:
+            os.close(writable)
         if pid < 0:
-            os.close(readable)
-            self.report("service", name=spec["name"], error=f"could not start: {why}")
+            for readable, _ in pipes:
+                os.close(readable)
+            self.fail(spec, f"could not be started: {why}", b"")
             return False
-        service = _PodService(spec["name"], pid, readable)
+        readables = [r for r, _ in pipes] + [-1]
+        service = _PodService(spec, pid, (readables[0], readables[1], readables[2]))
         self.services.append(service)
-        port = self.handshake(service, time.monotonic() + float(spec["timeout"]))
-        if not port:
+        deadline = time.monotonic() + float(spec["timeout"])
+        problem = self.handshake(service, deadline, float(spec["timeout"]))
+        while not problem and service.requests >= 0 and not service.origins:
+            if time.monotonic() >= deadline or not self.pump([service], deadline):
+                problem = "did not report its origins"
+        if problem:
             code = self.reap(service.pid, grace=0.0 if service.open else 1.0)
-            state = "still running" if code is None else f"exited with status {code}"
-            error = f"service did not print 'LISTENING <port>' in time ({state})"
-            self.report("service", name=spec["name"], error=error)
+            if not service.listening and code is not None:
+                problem = f"exited with status {code} before printing 'LISTENING <port>'"
+            elif not service.listening and not problem.startswith("printed"):
+                problem += " (still running)"
+            self.drain(service)
+            self.fail(spec, problem, service.tail)
             return False
-        self.report("service", name=spec["name"], port=port)
-        if spec.get("url_file"):
-            self.write_url(spec["url_file"], f"http://127.0.0.1:{port}\n")
+        origins = service.origins or {name: service.port}
+        self.report("service", name=name, port=origins[name], origins=origins)
+        files = {name: spec.get("url_file", ""), **spec.get("origins", {})}
+        for origin, path in files.items():
+            if path and origin in origins:
+                self.write_url(path, f"http://127.0.0.1:{origins[origin]}\n")
         return True
 
-    def handshake(self, service: _PodService, deadline: float) -> int:
-        """Read the service's stdout until ``LISTENING <port>``; the port, or 0."""
-        while time.monotonic() < deadline and service.open:
-            ready, _, _ = select.select([service.stdout], [], [], deadline - time.monotonic())
-            if not ready:
-                break
-            chunk = os.read(service.stdout, 65536)
+    def fail(self, spec: dict[str, Any], problem: str, tail: bytes) -> None:
+        """Report that a service broke its contract or failed."""
+        message = service_failure(spec["name"], spec.get("display", ""), problem, tail)
+        self.report("service", name=spec["name"], error=message)
+
+    def handshake(self, service: _PodService, deadline: float, timeout: float) -> str:
+        """Read the service's output until ``LISTENING <port>``; "" then, else what went wrong."""
+        while not service.listening:
+            if not service.open:
+                return "closed its standard output before printing 'LISTENING <port>'"
+            if time.monotonic() >= deadline or not self.pump([service], deadline):
+                return f"did not print 'LISTENING <port>' within {timeout:g} s"
+            if service.problem:
+                return service.problem
+        return ""
+
+    def pump(self, services: list[_PodService], deadline: float, handle: int = -1) -> bool:
+        """Wait until ``deadline`` for output of ``services`` (or ``handle``); True if any came."""
+        watched = [fd for s in services for fd in s.fds()]
+        timeout = max(0.0, deadline - time.monotonic())
+        if not watched and handle < 0:
+            time.sleep(timeout)
+            return False
+        ready, _, _ = select.select(watched + ([handle] if handle >= 0 else []), [], [], timeout)
+        for service in services:
+            for fd in service.fds():
+                if fd in ready:
+                    self.read(service, fd)
+        return bool(ready)
+
+    def read(self, service: _PodService, fd: int) -> None:
+        """Read one chunk of one of a service's pipes."""
+        chunk = os.read(fd, 65536)
+        if fd == service.stderr:
+            service.tail = (service.tail + chunk)[-SERVICE_STDERR_LIMIT:]
+        elif fd == service.requests:
+            self.requests(service, chunk)
+        else:
             service.open = bool(chunk)
             lines = (service.buffer + chunk).split(b"\n")
-            service.buffer = lines.pop()
-            for number, line in enumerate(lines):
-                text = line.rstrip(b"\r")
-                port = text[len(_LISTEN_PREFIX) :]
-                if text.startswith(_LISTEN_PREFIX) and port.isdigit() and 0 < int(port) < 65536:
-                    for rest in lines[number + 1 :]:
-                        self.log(service, rest)
-                    return int(port)
-                self.log(service, line)
-        return 0
+            service.buffer = lines.pop() if chunk else b""
+            for line in lines + ([service.buffer] if not chunk and service.buffer else []):
+                self.stdout_line(service, line)
+        if not chunk:
+            os.close(fd)
+            for attribute in ("stdout", "stderr", "requests"):
+                if getattr(service, attribute) == fd:
+                    setattr(service, attribute, -1)
+
+    def stdout_line(self, service: _PodService, line: bytes) -> None:
+        """One line of a service's standard output: the contract of spec 10.4."""
+        port = _listening_port(line)
+        if not service.listening and port:
+            service.listening, service.port = True, port
+        elif not service.listening:
+            shown = line.decode("utf-8", "replace").strip()[:200]
+            service.problem = f"printed {shown!r} on standard output before 'LISTENING <port>'"
+        elif port:
+            if not service.problem:
+                service.problem = "printed a second 'LISTENING <port>' line"
+                message = service_failure(service.name, service.display, service.problem, b"")
+                self.report("service", name=service.name, error=message)
+        else:
+            self.log(service, line)
+
+    def requests(self, service: _PodService, chunk: bytes) -> None:
+        """Forward the request log lines of a service (its origins first)."""
+        lines = (service.request_buffer + chunk).split(b"\n")
+        service.request_buffer = lines.pop() if chunk else b""
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and isinstance(entry.get("origins"), dict):
+                service.origins = {str(k): int(v) for k, v in entry["origins"].items()}
+            elif isinstance(entry, dict) and service.recorded < SERVICE_REQUEST_LIMIT:
+                service.recorded += 1
+                self.report("request", name=service.name, entry=entry)
+
+    def drain(self, service: _PodService) -> None:
+        """Read what a stopped service left in its pipes."""
+        for _ in range(64):
+            if not (service.fds() and self.pump([service], time.monotonic())):
+                return
 
     def write_url(self, path: str, text: str) -> None:
         """Write a service's URL file (never through a symlink)."""
@@ -271,20 +392,7 @@ class _Pod:
 
     def forward(self, timeout: float, handle: int = -1) -> None:
         """Wait up to ``timeout`` for ``handle`` or service output; report the output's lines."""
-        watched = [s.stdout for s in self.services if s.open]
-        ready, _, _ = select.select(watched + ([handle] if handle >= 0 else []), [], [], timeout)
-        for service in self.services:
-            if service.open and service.stdout in ready:
-                chunk = os.read(service.stdout, 65536)
-                service.open = bool(chunk)
-                self.lines(service, chunk)
-
-    def lines(self, service: _PodService, chunk: bytes) -> None:
-        """Report the complete lines of a service's output (and the rest once it closed)."""
-        lines = (service.buffer + chunk).split(b"\n")
-        service.buffer = lines.pop() if service.open else b""
-        for line in lines:
-            self.log(service, line)
+        self.pump(self.services, time.monotonic() + timeout, handle)
 
     def log(self, service: _PodService, line: bytes) -> None:
         """Report one log line, within the service's capture limit."""
@@ -364,10 +472,19 @@ def _open_fds() -> list[int]:
 
 def _service_main(args: list[str]) -> int:
     """``benchlib.py --service [OPTIONS] SCRIPT|-m MODULE ARGS...``: run a Python service
-    non-dumpable, so that no command of the pod can write into its output (its log)."""
+    non-dumpable, so that no command of the pod can write into its output (its log).
+
+    With ``BENCHSMITH_SERVICE_PLAN`` set (``{"log_fd": N, "origins": [NAME, ...]}``) it first
+    opens one loopback listener per origin that relays to the service's own port, tells the
+    service its origins (``BENCHSMITH_ORIGIN``, ``BENCHSMITH_ORIGIN_<NAME>``) and records every
+    request the service's :mod:`http.server` handlers receive as JSON lines on fd N.
+    """
     set_nondumpable()
     import runpy
 
+    plan = os.environ.pop(SERVICE_PLAN_VARIABLE, "")
+    if plan:
+        _ServiceRecorder(json.loads(plan)).install()
     while args and args[0].startswith("-") and args[0] not in ("-m", "-c"):
         args = args[2:] if args[0] in ("-X", "-W") else args[1:]  # interpreter options
     if len(args) > 1 and args[0] == "-c":
@@ -378,10 +495,176 @@ def _service_main(args: list[str]) -> int:
         sys.path[0] = os.getcwd()  # noqa: PTH109  # see LIGHT
         runpy.run_module(args[1], run_name="__main__", alter_sys=True)
     elif args:
+        if not os.path.isfile(args[0]):  # noqa: PTH113  # see LIGHT
+            sys.stderr.write(f"benchsmith: the service script {args[0]} does not exist\n")
+            return 2
         sys.argv = list(args)
         sys.path[0] = os.path.dirname(os.path.abspath(args[0]))  # noqa: PTH100, PTH120
         runpy.run_path(args[0], run_name="__main__")
     return 0
+
+
+class _ServiceRecorder:
+    """The origins and the request log of a Python service (see :func:`_service_main`)."""
+
+    def __init__(self, plan: dict[str, Any]) -> None:
+        import threading
+
+        self.fd = int(plan["log_fd"])
+        self.names = [str(n) for n in plan["origins"]]
+        self.lock = threading.Lock()
+        self.upstream = threading.Event()
+        self.port = 0
+        self.started = time.monotonic()
+        self.seq = self.in_flight = 0
+        self.via: dict[int, str] = {}  # relay connection's local port -> origin
+        self.listeners: list[Any] = []
+
+    def emit(self, entry: dict[str, Any]) -> None:
+        with self.lock:
+            _write_all(self.fd, (json.dumps(entry, sort_keys=True) + "\n").encode())
+
+    def install(self) -> None:
+        """Open the origins, patch the socket and http.server hooks, start the relays."""
+        import socket
+        import threading
+
+        origins = {}
+        for name in self.names:
+            listener = socket.create_server(("127.0.0.1", 0))
+            self.listeners.append(listener)
+            origins[name] = listener.getsockname()[1]
+            url = f"http://127.0.0.1:{origins[name]}"
+            os.environ["BENCHSMITH_ORIGIN_" + name.upper().replace("-", "_")] = url
+        os.environ["BENCHSMITH_ORIGIN"] = f"http://127.0.0.1:{origins[self.names[0]]}"
+        os.environ["BENCHSMITH_ORIGINS"] = json.dumps(
+            {n: f"http://127.0.0.1:{p}" for n, p in origins.items()}
+        )
+        self.patch_listen(socket)
+        self.patch_http()
+        for name, listener in zip(self.names, self.listeners, strict=True):
+            threading.Thread(target=self.accept, args=(listener, name), daemon=True).start()
+        self.emit({"origins": origins})
+
+    def patch_listen(self, socket: Any) -> None:
+        """Learn the service's own port from its first listening TCP socket."""
+        recorder, original = self, socket.socket.listen
+
+        def listen(sock: Any, *args: Any) -> None:
+            original(sock, *args)
+            if not recorder.port and sock not in recorder.listeners:
+                try:
+                    recorder.port = int(sock.getsockname()[1])
+                    recorder.upstream.set()
+                except (OSError, TypeError, IndexError):  # not an IP socket
+                    pass
+
+        socket.socket.listen = listen
+
+    def patch_http(self) -> None:
+        """Record each request of every :class:`http.server.BaseHTTPRequestHandler`."""
+        import http.server
+
+        recorder, handler = self, http.server.BaseHTTPRequestHandler
+        parse, respond, handle = (
+            handler.parse_request,
+            handler.send_response_only,
+            handler.handle_one_request,
+        )
+
+        def parse_request(self: Any) -> bool:
+            ok = parse(self)
+            if ok:
+                self.benchsmith_seq = recorder.arrived(self)
+            return bool(ok)
+
+        def send_response_only(self: Any, code: int, message: str | None = None) -> None:
+            seq = getattr(self, "benchsmith_seq", 0)
+            if seq and not getattr(self, "benchsmith_status", 0):
+                self.benchsmith_status = code
+                recorder.emit({"seq": seq, "status": int(code)})
+            respond(self, code, message)
+
+        def handle_one_request(self: Any) -> None:
+            self.benchsmith_seq = self.benchsmith_status = 0
+            try:
+                handle(self)
+            finally:
+                if self.benchsmith_seq:
+                    recorder.finished(self.benchsmith_seq)
+
+        handler.parse_request = parse_request  # type: ignore[method-assign]
+        handler.send_response_only = send_response_only  # type: ignore[method-assign]
+        handler.handle_one_request = handle_one_request  # type: ignore[method-assign]
+
+    def arrived(self, request: Any) -> int:
+        """Record a parsed request; its sequence number."""
+        headers = [[str(k), str(v)[:1000]] for k, v in list(request.headers.items())[:100]]
+        length = str(request.headers.get("Content-Length", "0")).strip()
+        peer = request.client_address[1] if isinstance(request.client_address, tuple) else 0
+        with self.lock:
+            self.seq += 1
+            self.in_flight += 1
+            seq, in_flight = self.seq, self.in_flight
+        self.emit({
+            "seq": seq,
+            "time": round(time.monotonic() - self.started, 6),
+            "method": str(request.command),
+            "target": str(request.path)[:4000],
+            "version": str(request.request_version),
+            "host": str(request.headers.get("Host", "")),
+            "headers": headers,
+            "body_bytes": int(length) if length.isdigit() else 0,
+            "in_flight": in_flight,
+            "origin": self.via.get(peer, ""),
+        })  # fmt: skip
+        return seq
+
+    def finished(self, seq: int) -> None:
+        with self.lock:
+            self.in_flight -= 1
+        self.emit({"seq": seq, "end": round(time.monotonic() - self.started, 6)})
+
+    def accept(self, listener: Any, name: str) -> None:
+        """Relay each connection to an origin to the service's own port."""
+        import threading
+
+        while True:
+            client, _ = listener.accept()
+            threading.Thread(target=self.relay, args=(client, name), daemon=True).start()
+
+    def relay(self, client: Any, name: str) -> None:
+        import socket
+        import threading
+
+        if not self.upstream.wait(60.0):
+            client.close()
+            return
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.port))
+        except OSError:
+            client.close()
+            return
+        self.via[upstream.getsockname()[1]] = name
+        back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
+        back.start()
+        _pump(client, upstream)
+        back.join()
+        client.close()
+        upstream.close()
+
+
+def _pump(source: Any, target: Any) -> None:
+    """Copy ``source`` to ``target`` until end of file, then end ``target``'s writing half."""
+    try:
+        while chunk := source.recv(65536):
+            target.sendall(chunk)
+    except OSError:
+        pass
+    try:  # noqa: SIM105  # see LIGHT
+        target.shutdown(1)  # socket.SHUT_WR
+    except OSError:
+        pass
 
 
 if __name__ == "__main__" and sys.argv[1:2] == [POD_FLAG]:
@@ -423,6 +706,7 @@ __all__ = [
     "CommandResult",
     "Files",
     "Judge",
+    "Request",
     "Run",
     "SeedContext",
     "as_decimal",
@@ -1583,6 +1867,79 @@ def run_command(
     return CommandResult(list(argv), code, timed_out, _head(out_path), _head(err_path), out_path)
 
 
+@dataclass(frozen=True)
+class Request:
+    """One request a fixture service received, as its request log recorded it.
+
+    The log is kept by benchlib, outside the fixture and out of the candidate's reach; it
+    records requests handled by :mod:`http.server` handlers of Python services.
+
+    Attributes:
+        seq: Arrival order, from 1.
+        time: Arrival, in seconds since the service started (monotonic clock).
+        end: When its handler returned (seconds since the start), or None.
+        method: ``GET``, ``POST``, ...
+        target: The request target as sent (path and query).
+        host: The ``Host`` header ("" without one).
+        headers: Every header as sent, in order: ``(name, value)`` pairs.
+        body_bytes: The request body's size (its ``Content-Length``; 0 without one).
+        status: The response status the service sent, or None (no response).
+        in_flight: Requests being handled when it arrived, itself included (1: none other).
+        origin: The origin it came through (the service's name or a further origin), ""
+            when the client connected to the service's own port.
+        version: The HTTP version of the request line.
+    """
+
+    seq: int
+    time: float
+    method: str
+    target: str
+    host: str = ""
+    headers: tuple[tuple[str, str], ...] = ()
+    body_bytes: int = 0
+    status: int | None = None
+    in_flight: int = 1
+    origin: str = ""
+    end: float | None = None
+    version: str = ""
+
+    @property
+    def path(self) -> str:
+        """The target without its query."""
+        return self.target.split("?", 1)[0]
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        """The first header ``name`` (case-insensitive), or ``default``."""
+        wanted = name.lower()
+        return next((v for k, v in self.headers if k.lower() == wanted), default)
+
+
+def requests_of(lines: Iterable[Mapping[str, Any]]) -> list[Request]:
+    """The requests of a service's raw request log lines, in arrival order."""
+    merged: dict[int, dict[str, Any]] = {}
+    for line in lines:
+        with contextlib.suppress(TypeError, ValueError):
+            merged.setdefault(int(line["seq"]), {}).update(line)
+    found = []
+    for seq, entry in sorted(merged.items()):
+        if "method" not in entry:
+            continue
+        with contextlib.suppress(TypeError, ValueError, KeyError):
+            found.append(
+                Request(
+                    seq=seq, time=float(entry["time"]), method=str(entry["method"]),
+                    target=str(entry["target"]), host=str(entry.get("host", "")),
+                    headers=tuple((str(k), str(v)) for k, v in entry.get("headers", [])),
+                    body_bytes=int(entry.get("body_bytes", 0)),
+                    status=None if entry.get("status") is None else int(entry["status"]),
+                    in_flight=int(entry.get("in_flight", 1)), origin=str(entry.get("origin", "")),
+                    end=None if entry.get("end") is None else float(entry["end"]),
+                    version=str(entry.get("version", "")),
+                )
+            )  # fmt: skip
+    return found
+
+
 @dataclass
 class ServiceHandle:
     """A running loopback service.
@@ -1591,23 +1948,41 @@ class ServiceHandle:
         process: The server process (its own process group).
         port: The port it announced with ``LISTENING <port>``.
         log: The lines it printed after that (at most 64 KiB), while it runs.
+        name: The service's name.
+        origins: Its origins (name -> port): the relays a Python service gets, else its port.
+        entries: Its raw request log lines, while it runs (see :meth:`requests`).
+        stderr: The end of its standard error (16 KiB at most), while it runs.
+        error: Set when it broke the ``LISTENING`` contract after starting.
     """
 
     process: subprocess.Popen[bytes]
     port: int
     log: list[str] = field(default_factory=list)
+    name: str = "service"
+    origins: dict[str, int] = field(default_factory=dict)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    stderr: bytearray = field(default_factory=bytearray)
+    error: str = ""
+    display: str = ""
 
     @property
     def url(self) -> str:
-        """Base URL of the service."""
-        return f"http://127.0.0.1:{self.port}"
+        """Base URL of the service (its first origin)."""
+        return f"http://127.0.0.1:{self.origins.get(self.name, self.port)}"
+
+    def origin_url(self, origin: str) -> str:
+        """The URL of one of its origins."""
+        return f"http://127.0.0.1:{self.origins[origin]}"
+
+    def requests(self) -> list[Request]:
+        """The requests it received so far, in arrival order."""
+        return requests_of(list(self.entries))
 
 
-_LISTENING = re.compile(rb"^LISTENING (\d{1,5})\r?\n", re.MULTILINE)
-
-
-def _await_listening(process: subprocess.Popen[bytes], deadline: float) -> int:
-    """Read the service's stdout until a complete ``LISTENING <port>`` line arrives."""
+def _await_listening(
+    process: subprocess.Popen[bytes], deadline: float, timeout: float
+) -> tuple[int, str, bytes]:
+    """Read the service's stdout until its ``LISTENING <port>`` line: (port, problem, rest)."""
     assert process.stdout is not None
     buffer = b""
     while time.monotonic() < deadline:
@@ -1620,54 +1995,147 @@ def _await_listening(process: subprocess.Popen[bytes], deadline: float) -> int:
         if not chunk:
             break
         buffer = (buffer + chunk)[-CAPTURE_LIMIT:]
-        match = _LISTENING.search(buffer)
-        if match and 0 < int(match.group(1)) < 65536:
-            return int(match.group(1))
+        if b"\n" in buffer:
+            line, rest = buffer.split(b"\n", 1)
+            port = _listening_port(line)
+            if port:
+                return port, "", rest
+            shown = line.decode("utf-8", "replace").strip()[:200]
+            return 0, f"printed {shown!r} on standard output before 'LISTENING <port>'", b""
     with contextlib.suppress(subprocess.TimeoutExpired):  # EOF: it is most likely exiting
         process.wait(timeout=1.0)
     code = process.poll()
-    state = "still running" if code is None else f"exited with status {code}"
-    raise RuntimeError(f"service did not print 'LISTENING <port>' in time ({state})")
+    if code is not None:
+        return 0, f"exited with status {code} before printing 'LISTENING <port>'", b""
+    if time.monotonic() < deadline:
+        return 0, "closed its standard output before printing 'LISTENING <port>'", b""
+    return 0, f"did not print 'LISTENING <port>' within {timeout:g} s (still running)", b""
 
 
-def _drain(stream: IO[bytes], log: list[str]) -> None:
-    """Read a service's output to its end, keeping the first 64 KiB of lines in ``log``."""
+def _drain(stream: IO[bytes], handle: ServiceHandle, rest: bytes) -> None:
+    """Read a service's output to its end, keeping the first 64 KiB of lines in its log; a
+    second ``LISTENING`` line is its error."""
     kept = 0
     with contextlib.suppress(OSError, ValueError):
-        for line in stream:
-            if kept < CAPTURE_LIMIT and line.strip():
+        lines = itertools.chain(rest.splitlines(keepends=True), stream)
+        for line in lines:
+            if _listening_port(line.rstrip(b"\n")) and not handle.error:
+                problem = "printed a second 'LISTENING <port>' line"
+                handle.error = service_failure(handle.name, handle.display, problem, b"")
+            elif kept < CAPTURE_LIMIT and line.strip():
                 kept += len(line)
-                log.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+                handle.log.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+
+
+def _drain_stderr(stream: IO[bytes], tail: bytearray) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        while chunk := stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536):
+            tail.extend(chunk)
+            del tail[:-SERVICE_STDERR_LIMIT]
+
+
+def _drain_requests(fd: int, handle: ServiceHandle) -> None:
+    with contextlib.suppress(OSError, ValueError), open(fd, "rb") as stream:
+        for line in stream:
+            with contextlib.suppress(ValueError):
+                entry = json.loads(line)
+                if isinstance(entry, dict) and isinstance(entry.get("origins"), dict):
+                    handle.origins.update({str(k): int(v) for k, v in entry["origins"].items()})
+                elif isinstance(entry, dict) and len(handle.entries) < 3 * SERVICE_REQUEST_LIMIT:
+                    handle.entries.append(entry)
 
 
 @contextlib.contextmanager
 def start_service(
-    argv: Sequence[str], *, cwd: Path, timeout: float = 15.0, env: Mapping[str, str] | None = None
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    timeout: float = 15.0,
+    env: Mapping[str, str] | None = None,
+    name: str = "service",
+    display: str = "",
+    origins: Sequence[str] = (),
+    record: bool | None = None,
 ) -> Iterator[ServiceHandle]:
     """Start a server with ``--port 0``, wait for its ``LISTENING <port>`` line, yield it.
 
-    The service's process group is always killed on exit, whatever happened.
+    A Python service (``record``, by default when ``argv`` runs a ``.py`` script or a module
+    with a Python interpreter) runs through benchlib's service wrapper: it gets origins (its
+    own ``name`` and ``origins``) and a request log. The service's process group is always
+    killed on exit, whatever happened.
+
+    Raises:
+        RuntimeError: When the service does not start, naming it, its command, what went
+            wrong and the last lines of its standard error.
     """
     token = run_token()
     variables = dict(env) if env is not None else clean_env()
     variables[RUN_TOKEN_VARIABLE] = token
-    process = subprocess.Popen(
-        [*argv, "--port", "0"], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, env=variables, start_new_session=True,
-    )  # fmt: skip
+    if record is None:
+        record = len(argv) > 1 and _is_python(argv[0])
+    command = [*argv, "--port", "0"]
+    pass_fds: tuple[int, ...] = ()
+    readable = -1
+    if record:
+        command = [argv[0], str(Path(__file__).resolve()), SERVICE_FLAG, *argv[1:], "--port", "0"]
+        readable, writable = os.pipe()
+        plan = {"log_fd": writable, "origins": [name, *origins]}
+        variables[SERVICE_PLAN_VARIABLE] = json.dumps(plan)
+        pass_fds = (writable,)
     try:
-        port = _await_listening(process, time.monotonic() + timeout)
-        assert process.stdout is not None
-        handle = ServiceHandle(process, port)
-        threading.Thread(target=_drain, args=(process.stdout, handle.log), daemon=True).start()
+        process = subprocess.Popen(
+            command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, env=variables, start_new_session=True, pass_fds=pass_fds,
+        )  # fmt: skip
+    except OSError as exc:
+        if record:
+            os.close(readable)
+            os.close(pass_fds[0])
+        why = f"could not be started: {exc}"
+        raise RuntimeError(service_failure(name, display, why, b"")) from None
+    handle = ServiceHandle(process, 0, name=name, display=display)
+    threads = []
+    if record:
+        os.close(pass_fds[0])
+        threads.append(threading.Thread(target=_drain_requests, args=(readable, handle)))
+    assert process.stdout is not None and process.stderr is not None
+    threads.append(threading.Thread(target=_drain_stderr, args=(process.stderr, handle.stderr)))
+    try:
+        for thread in threads:
+            thread.daemon = True
+            thread.start()
+        deadline = time.monotonic() + timeout
+        port, problem, rest = _await_listening(process, deadline, timeout)
+        while not problem and record and name not in handle.origins:
+            if time.monotonic() >= deadline or process.poll() is not None:
+                problem = "did not report its origins"
+            time.sleep(0.005)
+        if problem:
+            kill_group(process)
+            process.wait()
+            threads[-1].join(timeout=1.0)
+            raise RuntimeError(service_failure(name, display, problem, bytes(handle.stderr)))
+        handle.port = port
+        handle.origins = handle.origins or {name: port}
+        drain = threading.Thread(target=_drain, args=(process.stdout, handle, rest), daemon=True)
+        drain.start()
         yield handle
     finally:
         kill_group(process)
         process.wait()
         sweep(token, group=process.pid)
-        if process.stdout is not None:
-            with contextlib.suppress(OSError):
-                process.stdout.close()
+        for thread in threads:
+            thread.join(timeout=1.0)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+
+def _is_python(program: str) -> bool:
+    """Whether ``program`` is a Python interpreter."""
+    name = Path(program).name
+    return bool(re.fullmatch(r"python[0-9.]*", name)) or program == sys.executable
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2159,6 +2627,9 @@ class PodService:
         python: Whether ``argv`` runs a Python script or module (then it is started through
             benchlib's non-dumpable service wrapper, so no command can forge its output).
         cwd: Working directory, relative to the fixture root.
+        display: The command as the task declares it (errors show it).
+        origins: The service's further origins: name -> file (relative to the fixture root)
+            that receives its URL, or "" (Python services only).
     """
 
     name: str
@@ -2166,6 +2637,8 @@ class PodService:
     url_file: str
     python: bool = True
     cwd: str = "."
+    display: str = ""
+    origins: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -2193,13 +2666,20 @@ class PodOutcome:
         results: One result per command, in order.
         ports: Each started service's port.
         logs: Each service's output lines (at most 64 KiB per service).
-        error: Why a service did not start (then no command ran); empty otherwise.
+        error: Why a service did not start (then no command ran) or broke its contract;
+            empty otherwise.
+        origins: Each started service's origins (name -> port).
+        requests: Each service's request log (see :class:`Request`).
+        stderr: The end of each service's standard error (16 KiB at most).
     """
 
     results: list[CommandResult]
     ports: dict[str, int] = field(default_factory=dict)
     logs: dict[str, list[str]] = field(default_factory=dict)
     error: str = ""
+    origins: dict[str, dict[str, int]] = field(default_factory=dict)
+    requests: dict[str, list[Request]] = field(default_factory=dict)
+    stderr: dict[str, str] = field(default_factory=dict)
 
 
 _PREPARE = (
@@ -2389,6 +2869,8 @@ def _service_plan(service: PodService, timeout: float) -> dict[str, Any]:
         "url_file": _inside(service.url_file) if service.url_file else "",
         "python": service.python,
         "timeout": timeout,
+        "display": service.display,
+        "origins": {n: _inside(f) if f else "" for n, f in service.origins.items()},
     }
 
 
@@ -2437,16 +2919,24 @@ def _pod_outcome(
     """Turn the pod's result lines into command results, ports, logs and an error."""
     outcome = PodOutcome([])
     reported: dict[int, Mapping[str, Any]] = {}
+    entries: dict[str, list[Mapping[str, Any]]] = {}
     for event in events:
         kind, name = event.get("event"), str(event.get("name", ""))
         if kind == "service" and "port" in event:
             outcome.ports[name] = int(event["port"])
+            outcome.origins[name] = {str(k): int(v) for k, v in event.get("origins", {}).items()}
+            entries.setdefault(name, [])
         elif kind == "service":
-            outcome.error = str(event.get("error", "service failed"))
+            outcome.error = outcome.error or str(event.get("error", "service failed"))
+        elif kind == "request" and isinstance(event.get("entry"), dict):
+            entries.setdefault(name, []).append(event["entry"])
+        elif kind == "stderr":
+            outcome.stderr[name] = str(event.get("text", ""))
         elif kind == "log":
             outcome.logs.setdefault(name, []).append(str(event.get("line", "")))
         elif kind == "command":
             reported[int(event.get("index", -1))] = event
+    outcome.requests = {name: requests_of(lines) for name, lines in entries.items()}
     late = any(e.get("event") == "deadline" for e in events)
     done = any(e.get("event") == "done" for e in events)
     last = _head(log_path, CAPTURE_LIMIT).strip().splitlines()[-1:]
@@ -2808,6 +3298,8 @@ class Run:
         source: Readers of the pristine fixture (trust these for inputs).
         results: One :class:`CommandResult` per declared command, in order.
         service_logs: The lines each fixture service printed after ``LISTENING <port>``.
+        service_requests: Each fixture service's request log (read it with :meth:`requests`).
+        service_stderr: The end of each fixture service's standard error (diagnostics).
     """
 
     fixture: str
@@ -2817,6 +3309,21 @@ class Run:
     results: list[CommandResult] = field(default_factory=list)
     memo: dict[str, Any] = field(default_factory=dict)
     service_logs: dict[str, list[str]] = field(default_factory=dict)
+    service_requests: dict[str, list[Request]] = field(default_factory=dict)
+    service_stderr: dict[str, str] = field(default_factory=dict)
+
+    def requests(self, service: str) -> list[Request]:
+        """The requests the fixture service ``service`` received while the commands ran, in
+        arrival order (see :class:`Request`). benchlib recorded them outside the fixture, where
+        no candidate can write; the log outlives the service.
+
+        Raises:
+            KeyError: When the task declares no service ``service``.
+        """
+        if service not in self.service_requests:
+            declared = ", ".join(sorted(self.service_requests)) or "none"
+            raise KeyError(f"no service {service!r} ran in this fixture (declared: {declared})")
+        return list(self.service_requests[service])
 
     @property
     def last(self) -> CommandResult:
@@ -3136,8 +3643,34 @@ def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
     argv = shlex.split(spec["run"])
     resolved = (*resolve_argv(argv, python), "--port", "0")
     return PodService(
-        spec["name"], resolved, spec["url_file"], argv[:1] != [] and argv[0] in PYTHON_NAMES
-    )
+        spec["name"], resolved, spec["url_file"], argv[:1] != [] and argv[0] in PYTHON_NAMES,
+        display=f"{spec['run']} --port 0", origins=dict(spec.get("origins", {})),
+    )  # fmt: skip
+
+
+def start_declared_service(
+    service: Mapping[str, Any], root: Path, python: str, env: Mapping[str, str] | None = None
+) -> contextlib.AbstractContextManager[ServiceHandle]:
+    """Start a service as task.toml declares it (judge data ``TASK["services"]``) in ``root``."""
+    argv = shlex.split(service["run"])
+    return start_service(
+        resolve_argv(argv, python), cwd=root, env=env, name=service["name"],
+        display=f"{service['run']} --port 0", origins=list(service.get("origins", {})),
+        record=argv[:1] != [] and argv[0] in PYTHON_NAMES,
+    )  # fmt: skip
+
+
+def write_url_files(root: Path, service: Mapping[str, Any], handle: ServiceHandle) -> list[Path]:
+    """Write the URL files of a declared service's origins under ``root``; the files."""
+    files = {service["name"]: service["url_file"], **service.get("origins", {})}
+    written = []
+    for origin, rel in files.items():
+        if rel and origin in handle.origins:
+            target = root / rel
+            ensure_parent(target)
+            target.write_text(handle.origin_url(origin) + "\n", encoding="utf-8")
+            written.append(target)
+    return written
 
 
 def _pod_command(spec: Mapping[str, Any], python: str, time_scale: float) -> PodCommand:
@@ -3220,18 +3753,23 @@ class _Trial:
         if self.kit is not None:
             self.execute_sealed(run, self.kit)
             return
+        handles: list[ServiceHandle] = []
         with contextlib.ExitStack() as stack:
             for service in self.judge.task.get("services", []):
                 handle = stack.enter_context(self.start(service, run.root))
+                handles.append(handle)
                 run.service_logs[service["name"]] = handle.log
-                target = run.root / service["url_file"]
-                ensure_parent(target)
-                target.write_text(handle.url + "\n", encoding="utf-8")
+                write_url_files(run.root, service, handle)
             for command in self.judge.task["commands"]:
                 if run.results and run.results[-1].timed_out:  # the fixture is lost already
                     run.results.append(_not_run(command, "an earlier command timed out"))
                 else:
                     run.results.append(self.run_one(command, run.root))
+        for handle in handles:
+            run.service_requests[handle.name] = handle.requests()
+            run.service_stderr[handle.name] = bytes(handle.stderr).decode("utf-8", "replace")
+            if handle.error:
+                raise RuntimeError(handle.error)
 
     def execute_sealed(self, run: Run, kit: PodKit) -> None:
         """Run the services and commands in one sandbox over the fixture (see :func:`run_pod`).
@@ -3250,12 +3788,14 @@ class _Trial:
             raise RuntimeError(outcome.error)
         run.results.extend(outcome.results)
         run.service_logs.update(outcome.logs)
+        run.service_requests.update(outcome.requests)
+        run.service_stderr.update(outcome.stderr)
 
     def start(
         self, service: Mapping[str, Any], root: Path
     ) -> contextlib.AbstractContextManager[ServiceHandle]:
         """Start a declared fixture service in ``root``."""
-        return start_service(resolve_argv(shlex.split(service["run"]), self.python), cwd=root)
+        return start_declared_service(service, root, self.python)
 
     def run_one(self, command: Mapping[str, Any], root: Path) -> CommandResult:
         """Run one declared command in the fixture ``root``."""

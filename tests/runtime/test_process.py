@@ -94,7 +94,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 server = http.server.HTTPServer(("127.0.0.1", port), Handler)
-print("serving soon")
 print("LISTENING", server.server_address[1], flush=True)
 server.serve_forever()
 """
@@ -103,11 +102,21 @@ server.serve_forever()
 def test_a_service_is_reachable_and_torn_down(tmp_path: Path, python: str) -> None:
     (tmp_path / "server.py").write_text(SERVER, "utf-8")
     with benchlib.start_service([python, "server.py"], cwd=tmp_path) as service:
-        assert service.url == f"http://127.0.0.1:{service.port}"
+        origin = service.origins["service"]
+        assert service.url == f"http://127.0.0.1:{origin}" and origin != service.port
         with urllib.request.urlopen(service.url + "/ping", timeout=10) as response:
             assert response.read() == b"pong /ping"
+        direct = f"http://127.0.0.1:{service.port}/direct"
+        with urllib.request.urlopen(direct, timeout=10) as response:
+            assert response.read() == b"pong /direct"
         process = service.process
+        (ping, straight) = service.requests()
     assert process.poll() is not None
+    assert (ping.seq, ping.method, ping.target, ping.status) == (1, "GET", "/ping", 200)
+    assert ping.host == f"127.0.0.1:{origin}" and ping.origin == "service"
+    assert ping.header("host") == ping.host and ping.in_flight == 1
+    assert (straight.seq, straight.origin, straight.target) == (2, "", "/direct")
+    assert 0 <= ping.time <= straight.time
 
 
 def test_a_listening_line_is_read_whole(tmp_path: Path, python: str) -> None:
@@ -125,7 +134,69 @@ def test_a_service_that_dies_fails_fast(tmp_path: Path, python: str) -> None:
     service = benchlib.start_service(
         [python, "-c", "raise SystemExit(1)"], cwd=tmp_path, timeout=30
     )
-    message = r"did not print 'LISTENING <port>' in time \(exited with status 1\)"
+    message = r"exited with status 1 before printing 'LISTENING <port>'"
     with pytest.raises(RuntimeError, match=message), service:
         pass
     assert time.monotonic() - started < 20
+
+
+def _failure(tmp_path: Path, python: str, script: str, **kwargs: object) -> str:
+    (tmp_path / "svc.py").write_text(script, "utf-8")
+    service = benchlib.start_service(
+        [python, "svc.py"], cwd=tmp_path, name="catalog", display="python svc.py --port 0",
+        **kwargs,  # type: ignore[arg-type]
+    )  # fmt: skip
+    with pytest.raises(RuntimeError) as caught, service:
+        pass
+    return str(caught.value)
+
+
+def test_a_crashing_service_is_named_with_its_command_status_and_stderr(
+    tmp_path: Path, python: str
+) -> None:
+    script = "import sys\nfor n in range(30): print('line', n, file=sys.stderr)\nsys.exit(2)\n"
+    message = _failure(tmp_path, python, script)
+    assert message.startswith(
+        "service 'catalog' (python svc.py --port 0) exited with status 2 before printing "
+        "'LISTENING <port>'; the last lines of its stderr:\n"
+    ), message
+    assert message.endswith("    line 29") and "line 19" not in message, message
+
+
+def test_a_missing_service_script_is_named(tmp_path: Path, python: str) -> None:
+    service = benchlib.start_service(
+        [python, "inputs/nowhere.py"], cwd=tmp_path, name="catalog", display="python x"
+    )
+    with pytest.raises(RuntimeError) as caught, service:
+        pass
+    assert "service 'catalog' (python x) exited with status 2" in str(caught.value)
+    assert "the service script inputs/nowhere.py does not exist" in str(caught.value)
+
+
+def test_stdout_before_listening_breaks_the_contract(tmp_path: Path, python: str) -> None:
+    script = "print('starting up', flush=True)\nprint('LISTENING 4000', flush=True)\n"
+    script += "import time; time.sleep(30)\n"
+    message = _failure(tmp_path, python, script)
+    assert "service 'catalog' (python svc.py --port 0) printed 'starting up' on standard " in (
+        message
+    )
+
+
+def test_no_listening_in_time_says_so(tmp_path: Path, python: str) -> None:
+    script = "import sys, time\nprint('warming up', file=sys.stderr, flush=True)\ntime.sleep(30)\n"
+    message = _failure(tmp_path, python, script, timeout=1.0)
+    assert "did not print 'LISTENING <port>' within 1 s (still running)" in message
+    assert message.endswith("stderr:\n    warming up"), message
+
+
+def test_a_second_listening_line_is_the_services_error(tmp_path: Path, python: str) -> None:
+    script = (
+        "import time\nprint('LISTENING 4000', flush=True)\nprint('LISTENING 4001', flush=True)\n"
+    )
+    script += "time.sleep(30)\n"
+    (tmp_path / "svc.py").write_text(script, "utf-8")
+    with benchlib.start_service([python, "svc.py"], cwd=tmp_path, name="catalog") as service:
+        deadline = time.monotonic() + 10
+        while not service.error and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert service.error.startswith("service 'catalog' printed a second 'LISTENING <port>' line")

@@ -364,6 +364,59 @@ def test_a_service_is_reachable_and_its_log_cannot_be_forged(
     assert (root / "inputs" / "url.txt").read_text("utf-8") == (
         f"http://127.0.0.1:{outcome.ports['catalog']}\n"
     )
+    (hello,) = outcome.requests["catalog"]
+    assert (hello.method, hello.target, hello.status, hello.origin) == (
+        "GET", "/hello", 200, "catalog"
+    )  # fmt: skip
+    assert hello.host == f"127.0.0.1:{outcome.ports['catalog']}"
+
+
+ORIGINS = """
+import json, os, urllib.request
+seen = []
+for name in ("url.txt", "mirror.txt"):
+    url = open(name).read().strip()
+    seen.append(urllib.request.urlopen(url + "/" + name, timeout=10).read().decode())
+print(json.dumps(seen))
+"""
+
+ECHO = """\
+import http.server, os, sys
+port = int(sys.argv[sys.argv.index("--port") + 1])
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = (os.environ["BENCHSMITH_ORIGIN"] + " " + os.environ["BENCHSMITH_ORIGIN_MIRROR"])
+        self.send_response(200 if self.path != "/mirror.txt" else 203)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body.encode())
+    def log_message(self, *args):
+        pass
+server = http.server.HTTPServer(("127.0.0.1", port), Handler)
+print(f"LISTENING {server.server_address[1]}", flush=True)
+server.serve_forever()
+"""
+
+
+def test_a_service_knows_its_origins_and_logs_each_request(
+    kit: benchlib.PodKit, judge_tmp: Path
+) -> None:
+    root = judge_tmp / "run-main"
+    (root / "echo.py").write_text(ECHO, "utf-8")
+    argv = (kit.interpreter.executable, "echo.py", "--port", "0")
+    service = benchlib.PodService("catalog", argv, "url.txt", origins={"mirror": "mirror.txt"})
+    outcome = benchlib.run_pod(
+        kit, root, commands=[_python(kit, ORIGINS)], services=[service], scratch=judge_tmp / "s"
+    )
+    origins = outcome.origins["catalog"]
+    expected = f"http://127.0.0.1:{origins['catalog']} http://127.0.0.1:{origins['mirror']}"
+    assert _json(outcome.results[0]) == [expected, expected]
+    first, second = outcome.requests["catalog"]
+    assert (first.origin, first.status, second.origin, second.status) == (
+        "catalog", 200, "mirror", 203
+    )  # fmt: skip
+    assert second.host == f"127.0.0.1:{origins['mirror']}" and first.seq < second.seq
+    assert outcome.stderr == {"catalog": ""}
 
 
 def test_a_service_that_never_listens_is_the_pods_error(
@@ -375,10 +428,47 @@ def test_a_service_that_never_listens_is_the_pods_error(
     outcome = benchlib.run_pod(
         kit, root, commands=[_python(kit, "pass")], services=[service], scratch=judge_tmp / "s"
     )
-    assert (
-        outcome.error == "service did not print 'LISTENING <port>' in time (exited with status 3)"
+    assert outcome.error == (
+        "service 'mute' exited with status 3 before printing 'LISTENING <port>'; "
+        "it wrote nothing to stderr"
     )
-    assert outcome.results[0].error.startswith("not run: service did not print")
+    assert outcome.results[0].error.startswith("not run: service 'mute' exited")
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        (
+            "import sys\nfor n in range(30): print('trace', n, file=sys.stderr)\nsys.exit(2)\n",
+            "service 'catalog' (python svc.py --port 0) exited with status 2 before printing "
+            "'LISTENING <port>'; the last lines of its stderr:\n    trace 20\n",
+        ),
+        (
+            "print('hello', flush=True)\nprint('LISTENING 4000', flush=True)\n"
+            "import time; time.sleep(30)\n",
+            "service 'catalog' (python svc.py --port 0) printed 'hello' on standard output "
+            "before 'LISTENING <port>'",
+        ),
+        (
+            "import time\nprint('LISTENING 4000', flush=True)\n"
+            "print('LISTENING 4001', flush=True)\n"
+            "time.sleep(30)\n",
+            "service 'catalog' (python svc.py --port 0) printed a second 'LISTENING <port>' line",
+        ),
+    ],
+    ids=["crash", "stdout-first", "second-listening"],
+)
+def test_a_service_breaking_its_contract_is_named(
+    kit: benchlib.PodKit, judge_tmp: Path, script: str, expected: str
+) -> None:
+    root = judge_tmp / "run-main"
+    (root / "svc.py").write_text(script, "utf-8")
+    argv = (kit.interpreter.executable, "svc.py", "--port", "0")
+    service = benchlib.PodService("catalog", argv, "url.txt", display="python svc.py --port 0")
+    outcome = benchlib.run_pod(
+        kit, root, commands=[_python(kit, "pass")], services=[service], scratch=judge_tmp / "s"
+    )
+    assert expected in outcome.error, outcome.error
 
 
 def test_timeouts_kill_the_command_and_skip_the_rest(kit: benchlib.PodKit, judge_tmp: Path) -> None:

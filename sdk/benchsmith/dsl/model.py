@@ -346,11 +346,21 @@ class Service:
         name: Identifier.
         run: Command started with ``--port 0`` appended.
         url_file: Visible file that receives the base URL.
+        origins: Further origins of the same service: name -> visible file that receives its
+            URL ("" for none); the service learns them all from ``BENCHSMITH_ORIGIN_<NAME>``.
     """
 
     name: str
     run: str
     url_file: str
+    origins: Mapping[str, str] = field(default_factory=dict)
+
+    def to_runtime(self) -> dict[str, Any]:
+        """The service as judge.py embeds it (``origins`` only when declared)."""
+        data: dict[str, Any] = {"name": self.name, "run": self.run, "url_file": self.url_file}
+        if self.origins:
+            data["origins"] = dict(self.origins)
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,7 +107,7 @@ def build(
         anchors=anchors,
         stages=stages,
         edge=edge,
-        services=tuple(Service(**s) for s in document.get("services", [])),
+        services=_services(b, document.get("services", [])),
         private=tuple(document.get("private", ())),
         judge_timeout=judge_timeout,
         lint_ignore=frozenset(document.get("lint", {}).get("ignore", ())),
@@ -117,6 +117,26 @@ def build(
     )
     _check_references(b, spec)
     return (None, b.found) if b.found else (spec, [])
+
+
+def _services(b: _Builder, raw: list[Mapping[str, Any]]) -> tuple[Service, ...]:
+    """The declared services; names (services and their origins) must be distinct."""
+    services, seen = [], set()
+    for index, entry in enumerate(raw):
+        origins: dict[str, str] = {}
+        for number, origin in enumerate(entry.get("origins", [])):
+            name = origin["name"]
+            if name in origins or name == entry["name"]:
+                b.error(
+                    ("services", index, "origins", number, "name"),
+                    f"origin {name!r} is declared twice for service {entry['name']!r}",
+                )
+            origins[name] = origin.get("url_file", "")
+        if entry["name"] in seen:
+            b.error(("services", index, "name"), f"service {entry['name']!r} is declared twice")
+        seen.add(entry["name"])
+        services.append(Service(entry["name"], entry["run"], entry["url_file"], origins))
+    return tuple(services)
 
 
 def _stages(b: _Builder, document: Mapping[str, Any]) -> tuple[Stage, ...]:

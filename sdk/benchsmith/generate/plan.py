@@ -73,7 +73,7 @@ def judge_data(spec: TaskSpec) -> dict[str, Any]:
         "expect": [e.to_runtime() for a in spec.anchors for e in a.expect],
         "edge_expect": [e.to_runtime() for e in (spec.edge.expect if spec.edge else ())],
         "edge_include_visible": spec.edge.include_visible if spec.edge else True,
-        "services": [{"name": s.name, "run": s.run, "url_file": s.url_file} for s in spec.services],
+        "services": [s.to_runtime() for s in spec.services],
     }
 
 

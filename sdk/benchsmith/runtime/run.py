@@ -43,7 +43,6 @@ import json
 import math
 import os
 import re
-import shlex
 import shutil
 import signal
 import stat
@@ -289,6 +288,14 @@ class Service:
     name: str
     run: str
     url_file: str
+    origins: tuple[tuple[str, str], ...] = ()
+
+    def declared(self) -> dict[str, Any]:
+        """The service as judge.py's ``TASK["services"]`` declares it."""
+        data: dict[str, Any] = {"name": self.name, "run": self.run, "url_file": self.url_file}
+        if self.origins:
+            data["origins"] = dict(self.origins)
+        return data
 
 
 @dataclass(frozen=True)
@@ -417,6 +424,29 @@ def _judge_command(data: Mapping[str, Any], path: Path) -> tuple[str, ...]:
     return command
 
 
+@contextlib.contextmanager
+def serve(
+    service: Mapping[str, Any], workspace: Path, python: str
+) -> Iterator[benchlib.ServiceHandle]:
+    """Start a declared service in ``workspace`` and write its URL files (read-only), as the
+    runner does for an agent; the service stops when the context ends.
+
+    Raises:
+        RuntimeError: When the service does not start (the message names it, its command, what
+            went wrong and the last lines of its stderr).
+    """
+    with benchlib.start_declared_service(service, workspace, python) as handle:
+        files = {service["name"]: service["url_file"], **service.get("origins", {})}
+        for rel in files.values():
+            target = workspace / rel
+            if rel and target.parent.exists():
+                target.parent.chmod(target.parent.stat().st_mode | 0o700)
+            if rel and target.exists():
+                target.chmod(0o644)
+        benchlib.write_url_files(workspace, service, handle)
+        yield handle
+
+
 def judge_services(judge: Path) -> tuple[Service, ...]:
     """The services of judge.py's embedded ``TASK`` data, read as a literal (never run).
 
@@ -435,10 +465,15 @@ def judge_services(judge: Path) -> tuple[Service, ...]:
                 return ()
             services = task.get("services", []) if isinstance(task, dict) else []
             try:
-                return tuple(Service(s["name"], s["run"], s["url_file"]) for s in services)
-            except (TypeError, KeyError) as exc:
+                return tuple(_service(s) for s in services)
+            except (TypeError, KeyError, AttributeError) as exc:
                 raise ScenarioError(f"{judge}: TASK['services'] is malformed: {exc}") from None
     return ()
+
+
+def _service(data: Mapping[str, Any]) -> Service:
+    origins = tuple((str(k), str(v)) for k, v in data.get("origins", {}).items())
+    return Service(data["name"], data["run"], data["url_file"], origins)
 
 
 def task_version(task_dir: Path) -> str:
@@ -1467,14 +1502,9 @@ class Lifecycle:
     def start_services(self, services: contextlib.ExitStack) -> None:
         """Start each fixture service and write its URL file (read-only) into the workspace."""
         for service in self.scenario.services:
-            argv = benchlib.resolve_argv(shlex.split(service.run), self.config.python)
-            handle = services.enter_context(benchlib.start_service(argv, cwd=self.workspace))
-            target = self.workspace / service.url_file
-            benchlib.ensure_parent(target)
-            target.parent.chmod(target.parent.stat().st_mode | 0o700)
-            if target.exists():
-                target.chmod(0o644)
-            target.write_text(handle.url + "\n", encoding="utf-8")
+            handle = services.enter_context(
+                serve(service.declared(), self.workspace, self.config.python)
+            )
             self.note("service_started", 1, name=service.name, url=handle.url)
         if self.scenario.services:
             benchlib.protect_inputs(self.scenario.layout, self.workspace)
