@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
+import sys
 import threading
 import urllib.request
 from collections.abc import Callable
@@ -159,3 +161,52 @@ def test_a_service_task_checks_clean(tmp_path: Path) -> None:
     )
     failures = [c for t in report.tasks for c in t.controls if not c.passed]
     assert report.ok, failures
+
+
+def test_workspace_serve_runs_the_services_until_ctrl_c(tmp_path: Path) -> None:
+    dest = tmp_path / "ws"
+    argv = [sys.executable, "-m", "benchsmith", "workspace", str(EXAMPLE), str(dest)]
+    process = subprocess.Popen(
+        [*argv, "--corpus", str(EXAMPLES), "--serve"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith("serving"):
+                break
+        assert lines[-1:] == ["serving; press Ctrl-C to stop\n"], (lines, process.stderr)
+        url = (dest / "inputs" / "base_url.txt").read_text("utf-8").strip()
+        announced = f"service catalog: catalog {url}, mirror http://127.0.0.1:"
+        assert any(line.startswith(announced) for line in lines), lines
+        assert not (dest / "inputs" / "base_url.txt").stat().st_mode & 0o222
+        with urllib.request.urlopen(url + "/catalog?page=1", timeout=10) as response:
+            page = json.load(response)
+        assert page["page"] == 1 and page["next"] == url + "/catalog?page=2"
+        process.send_signal(signal.SIGINT)
+        rest, _ = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 0 and rest.strip().endswith("services stopped")
+    with pytest.raises(OSError):
+        urllib.request.urlopen(url + "/catalog?page=1", timeout=5)
+
+
+def test_workspace_serve_names_a_broken_service(
+    example_copy: Callable[[str], Path], cli: Callable[..., object], tmp_path: Path
+) -> None:
+    task = example_copy("03-catalog-crawl")
+    server = task / "visible" / "inputs" / "catalog_server.py"
+    server.write_text("import sys\nsys.exit('catalog.csv is broken')\n", "utf-8")
+    result = cli("workspace", task, tmp_path / "ws", "--corpus", task.parent, "--serve")
+    output = result.output  # type: ignore[attr-defined]
+    assert result.exit_code == 1, output  # type: ignore[attr-defined]
+    assert (
+        "service 'catalog' (python inputs/catalog_server.py --port 0) exited with status 1 "
+        "before printing 'LISTENING <port>'; the last lines of its stderr:\n"
+        "    catalog.csv is broken"
+    ) in output
+    assert "Traceback" not in output
