@@ -210,3 +210,14 @@ def test_workspace_serve_names_a_broken_service(
         "    catalog.csv is broken"
     ) in output
     assert "Traceback" not in output
+
+
+def test_the_replay_agent_exercises_the_services_in_the_agent_phase(tmp_path: Path) -> None:
+    result = benchsmith.run(EXAMPLE, agent="replay", runs=tmp_path / "runs", corpus=EXAMPLES)
+    (outcome,) = result.outcomes
+    assert outcome.end_reason == "completed", outcome.end_detail
+    events = [e.event for e in outcome.timeline]
+    ran = [e for e in events if e["type"] == "tool_call" and e["name"] == "bash"]
+    assert len(ran) == 1 and ran[0]["is_error"] is False, ran
+    (stopped,) = [e for e in events if e["type"] == "services_stopped"]
+    assert stopped["requests"] == {"catalog": 5}  # pages 1 to 5, fetched by the agent phase
