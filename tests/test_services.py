@@ -221,3 +221,32 @@ def test_the_replay_agent_exercises_the_services_in_the_agent_phase(tmp_path: Pa
     assert len(ran) == 1 and ran[0]["is_error"] is False, ran
     (stopped,) = [e for e in events if e["type"] == "services_stopped"]
     assert stopped["requests"] == {"catalog": 5}  # pages 1 to 5, fetched by the agent phase
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (
+            ('origins = [{ name = "mirror" }]', 'origins = [{ name = "catalog" }]'),
+            "BS102 origin 'catalog' is declared twice for service 'catalog'",
+        ),
+        (
+            ('run = "python inputs/catalog_server.py"', 'run = "./inputs/serve"'),
+            "BS102 further origins need a Python service",
+        ),
+    ],
+    ids=["origin-twice", "origins-without-python"],
+)
+def test_service_declarations_are_checked_where_they_are(
+    example_copy: Callable[[str], Path],
+    cli: Callable[..., object],
+    edit: tuple[str, str],
+    expected: str,
+) -> None:
+    task = example_copy("03-catalog-crawl")
+    toml = task / "task.toml"
+    toml.write_text(toml.read_text("utf-8").replace(*edit), "utf-8")
+    result = cli("build", task)
+    output = result.output  # type: ignore[attr-defined]
+    assert result.exit_code == 1 and expected in output, output  # type: ignore[attr-defined]
+    assert "task.toml:5" in output and "Traceback" not in output
