@@ -24,7 +24,8 @@ run "$BIN/benchsmith" workspace examples/02-pantry-ledger "$tmp/ws"
 (cd "$tmp/ws" && find . | sort && head -n 6 inputs/movements.csv)
 
 step "Prove the example tasks: controls, witnesses, determinism, isolation, hostiles"
-run "$BIN/benchsmith" check examples/01-grade-summary examples/02-pantry-ledger -j 2 \
+run "$BIN/benchsmith" check examples/01-grade-summary examples/02-pantry-ledger \
+    examples/03-catalog-crawl -j 2 \
     --html "$tmp/check.html"
 
 step "Audit the judges: mutants of each reference must not score 5"
@@ -33,9 +34,9 @@ run "$BIN/benchsmith" audit examples/01-grade-summary examples/02-pantry-ledger 
 
 step "Run the examples with the replay adapter (plays the reference) and with nop"
 run "$BIN/benchsmith" run examples/01-grade-summary examples/02-pantry-ledger \
-    --agent replay --arm replay --runs "$tmp/runs"
+    examples/03-catalog-crawl --agent replay --arm replay --runs "$tmp/runs"
 run "$BIN/benchsmith" run examples/01-grade-summary examples/02-pantry-ledger \
-    --agent nop --arm nop --runs "$tmp/runs"
+    examples/03-catalog-crawl --agent nop --arm nop --runs "$tmp/runs"
 
 step "Compare the arms (efficiency only over matched strict passes)"
 run "$BIN/benchsmith" report --runs "$tmp/runs" --arms replay nop

@@ -1877,7 +1877,8 @@ class Request:
     Attributes:
         seq: Arrival order, from 1.
         time: Arrival, in seconds since the service started (monotonic clock).
-        end: When its handler returned (seconds since the start), or None.
+        end: When its handler returned (seconds since the start), or None when the log was
+            read before (it may lag the response by a moment).
         method: ``GET``, ``POST``, ...
         target: The request target as sent (path and query).
         host: The ``Host`` header ("" without one).

@@ -1426,6 +1426,7 @@ class Lifecycle:
         self.origin = time.monotonic()
         self.workspace = session / "workspace"
         self.io, self.agent_state = session / "io", session / "state"
+        self.services: list[benchlib.ServiceHandle] = []
         self.action_no = 0
 
     @classmethod
@@ -1468,7 +1469,8 @@ class Lifecycle:
                     self.converse()
                     self.stop_agent()
             if self.scenario.services:
-                self.note("services_stopped", len(self.scenario.stages))
+                served = {h.name: len(h.requests()) for h in self.services}
+                self.note("services_stopped", len(self.scenario.stages), requests=served)
             self.state.times.lifecycle = self.now()
             if self.state.end_reason in JUDGED_REASONS:
                 self.judge()
@@ -1505,6 +1507,7 @@ class Lifecycle:
             handle = services.enter_context(
                 serve(service.declared(), self.workspace, self.config.python)
             )
+            self.services.append(handle)
             self.note("service_started", 1, name=service.name, url=handle.url)
         if self.scenario.services:
             benchlib.protect_inputs(self.scenario.layout, self.workspace)

@@ -106,6 +106,7 @@ def build(
         StaleError: With ``check``, when any generated file is out of date.
     """
     specs = _load_all(tasks)
+    _check_service_scripts(specs)
     with locked(task_folders(specs), recover=not check):
         targets = _all_task_targets(specs)
         targets += _corpus_targets(specs)
@@ -123,6 +124,16 @@ def build(
         changed = [t for c, t in zip(result.files, targets, strict=True) if c.status != "unchanged"]
         _write(specs, changed)
     return result
+
+
+def _check_service_scripts(specs: list[TaskSpec]) -> None:
+    """Refuse services whose script no fixture provides (lint's BS104 finds the same)."""
+    from benchsmith.lint.context import TaskContext
+    from benchsmith.lint.task_rules import service_scripts
+
+    problems = [d for s in specs for d in service_scripts(TaskContext(s.task_dir, s))]
+    if problems:
+        raise BuildError(f"{len(problems)} service script(s) missing", problems)
 
 
 def _write(specs: list[TaskSpec], changed: list[_Target]) -> None:

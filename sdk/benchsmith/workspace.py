@@ -7,9 +7,11 @@ nothing private).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from benchsmith.check.seeds import SeedError
@@ -19,6 +21,11 @@ from benchsmith.dsl.model import TaskSpec
 from benchsmith.errors import BenchsmithError, FileSystemError, UsageError
 from benchsmith.pythons import resolve_python
 from benchsmith.runtime import benchlib
+
+
+class ServiceError(BenchsmithError):
+    """Raised when a task's fixture service does not start (names it, its command, its exit
+    status and the last lines of its stderr)."""
 
 
 def layout_for(spec: TaskSpec) -> benchlib.Layout:
@@ -88,3 +95,31 @@ def _seed_failure(task_dir: Path, dest: Path, reason: str) -> BenchsmithError:
         if f"[Errno {code}]" in reason:
             return FileSystemError.from_os_error(OSError(code, os.strerror(code)), dest.parent)
     return SeedError(f"{display_path(task_dir)}: {reason}")
+
+
+@contextlib.contextmanager
+def serve_workspace(
+    task_dir: Path, workspace: Path, *, python: str | None = None
+) -> Iterator[list[benchlib.ServiceHandle]]:
+    """Start the task's services in ``workspace`` and write their URL files exactly as the
+    runner does for an agent (then inputs read-only again); stop them when the context ends.
+
+    Raises:
+        ServiceError: When a service does not start (the ones started are stopped).
+    """
+    from benchsmith.runtime.run import judge_services, serve
+
+    spec = load_task(task_dir)
+    interpreter = resolve_python(python)
+    services = judge_services(spec.task_dir / "judge.py")
+    with contextlib.ExitStack() as stack:
+        handles = []
+        for service in services:
+            try:
+                handle = serve(service.declared(), workspace.absolute(), interpreter)
+                handles.append(stack.enter_context(handle))
+            except RuntimeError as exc:
+                raise ServiceError(str(exc)) from None
+        if services:
+            benchlib.protect_inputs(layout_for(spec), workspace)
+        yield handles

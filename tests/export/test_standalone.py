@@ -63,6 +63,7 @@ def test_the_bundle_follows_the_spec_layout_with_the_same_bytes(
     assert [t["path"] for t in index["tasks"]] == [
         "tasks/01-grade-summary",
         "tasks/02-pantry-ledger",
+        "tasks/03-catalog-crawl",
     ]
     ledger = bundle / "tasks" / "02-pantry-ledger"
     assert sorted(p.name for p in ledger.iterdir()) == [

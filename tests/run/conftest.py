@@ -18,6 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 SINGLE = EXAMPLES / "01-grade-summary"
 MULTI = EXAMPLES / "02-pantry-ledger"
+SERVICE = EXAMPLES / "03-catalog-crawl"
 
 
 def batch(runs: Path, tasks: list[Path], adapter: str, **options: object) -> BatchResult:

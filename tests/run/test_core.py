@@ -15,7 +15,7 @@ from benchsmith.run.data import RunOutcome
 from benchsmith.run.metrics import usage_columns
 from benchsmith.run.tasks import task_info
 from benchsmith.runtime import run as core
-from tests.run.conftest import EXAMPLES, MULTI, SINGLE, batch
+from tests.run.conftest import EXAMPLES, MULTI, SERVICE, SINGLE, batch
 
 REPLAY_LIKE = Path(__file__).with_name("replay_like.py")
 
@@ -63,9 +63,9 @@ def test_lean_run_py_and_benchsmith_run_agree_on_the_examples(tmp_path: Path) ->
     runs = tmp_path / "lean"
     done = lean(EXAMPLES, "--agent", agent, "--all", "--runs", runs, "--unsealed", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "corpus: 2/2 strict passes" in done.stdout
+    assert "corpus: 3/3 strict passes" in done.stdout
     from_lean = verdicts_of_lean(tmp_path / "lean")
-    result = batch(tmp_path / "sdk", [SINGLE, MULTI], agent, arm="like")
+    result = batch(tmp_path / "sdk", [SINGLE, MULTI, SERVICE], agent, arm="like")
     from_sdk = {o.plan.task.dirname: sdk_summary(o) for o in result.outcomes}
     assert from_lean == from_sdk
     assert from_sdk[MULTI.name] == ("pass", 5, ["idle", "idle", "idle"], ["completed"])

@@ -127,12 +127,47 @@ def workspace(
     final: Annotated[bool, typer.Option("--final", help="Include every stage's files.")] = False,
     corpus: CorpusOpt = Path("tasks"),
     python: PythonOpt = None,
+    serve: Annotated[
+        bool,
+        typer.Option(
+            "--serve",
+            help="Start the task's services and write their URL files as the runner does; "
+            "keep them up until Ctrl-C.",
+        ),
+    ] = False,
 ) -> None:
     """Materialize the workspace exactly as the runner gives it to an agent."""
     made = benchsmith.workspace(
         task, dest, stage=None if final else stage, corpus=corpus, python=python
     )
     typer.echo(f"workspace ready: {display_path(made)}")
+    if serve:
+        _serve(task, made, corpus, python)
+
+
+def _serve(task: str, made: Path, corpus: Path, python: str | None) -> None:
+    """Keep the task's services up in ``made`` until Ctrl-C."""
+    import threading
+
+    from benchsmith.corpus import resolve_task
+    from benchsmith.signals import Terminated
+    from benchsmith.workspace import serve_workspace
+
+    task_dir = resolve_task(task, corpus)
+    try:
+        with serve_workspace(task_dir, made, python=python) as handles:
+            for handle in handles:
+                origins = ", ".join(f"{n} {handle.origin_url(n)}" for n in handle.origins)
+                typer.echo(f"service {handle.name}: {origins}")
+            if not handles:
+                typer.echo("the task declares no services")
+                return
+            typer.echo("serving; press Ctrl-C to stop", err=False)
+            threading.Event().wait()
+    except Terminated:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("services stopped")
 
 
 COMMANDS: tuple[Command, ...] = (new, build, lint, rules, vocab, workspace)

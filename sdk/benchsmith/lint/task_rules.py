@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -171,12 +172,50 @@ def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
                     "stages/ file provides it by then"
                 )
                 yield _at(ctx, spec, "BS104", message, *where)
+    yield from service_scripts(ctx)
     edge = _edge_paths(spec, ctx)
     for index, command in enumerate(spec.commands):
         for fixture, known in (("main", final), ("edge", edge)):
             if command.stdin and command.stdin not in known:
                 message = f"stdin file {command.stdin} is not part of the {fixture} fixture"
                 yield _at(ctx, spec, "BS104", message, "commands", index, "stdin")
+
+
+def _service_script(run: str) -> str | None:
+    """The script a service's ``run`` starts (a path relative to the fixture), if any."""
+    try:
+        argv = shlex.split(run)
+    except ValueError:
+        return None
+    if argv and argv[0] in benchlib.PYTHON_NAMES:
+        rest = argv[1:]
+        while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c"):
+            rest = rest[2:] if rest[0] in ("-X", "-W") else rest[1:]
+        return rest[0] if rest and not rest[0].startswith("-") else None
+    return argv[0] if argv and "/" in argv[0] and not argv[0].startswith("/") else None
+
+
+def service_scripts(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """BS104 for every service whose script no fixture provides: services start in the agent's
+    stage-1 workspace and in the judge's main and edge fixtures."""
+    spec = ctx.spec
+    if spec is None:
+        return
+    fixtures = (("stage-1 workspace", _known_paths(spec, ctx, 1)), ("edge", _edge_paths(spec, ctx)))
+    for index, service in enumerate(spec.services):
+        script = _service_script(service.run)
+        if script is None:
+            continue
+        path = script[2:] if script.startswith("./") else script
+        for fixture, known in fixtures:
+            if path not in known:
+                message = (
+                    f"service {service.name!r} runs {script}, which the {fixture} fixture does "
+                    "not provide (add it to visible/ or a [[files]] generator"
+                    + (", or set include_visible" if fixture == "edge" else "")
+                    + ")"
+                )
+                yield _at(ctx, spec, "BS104", message, "services", index, "run")
 
 
 def _normalized(text: str) -> str:

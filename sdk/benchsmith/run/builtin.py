@@ -2,7 +2,9 @@
 
 ``replay`` plays the task's reference solution stage by stage: at each ``message`` action it
 copies ``reference/stages/<stage-id>/`` (or, when the reference has no per-stage folders, the
-whole ``reference/``) over the workspace's editable paths and emits realistic synthetic
+whole ``reference/``) over the workspace's editable paths, runs the task's commands of the
+stages so far in the live workspace (as an agent trying its solution would, so the task's
+services see requests during the agent phase), and emits realistic synthetic
 events -- assistant turns, tool calls whose result sizes are the real sizes of what it read,
 per-call usage with a growing prompt cache, an early ``done`` and ``idle``. A ``compact``
 action emits a completed compaction. Every number is a pure function of the task's files,
@@ -138,6 +140,10 @@ def replay_message(request: Request, emitter: Emitter) -> None:
     context.call(emitter, read, 120)
     written = write_reference(request, emitter)
     context.call(emitter, 60 * max(len(written), 1), sum(written.values()))
+    if written:
+        ran = run_commands(request, emitter)
+        if ran:
+            context.call(emitter, ran, 40)
     summary = f"Stage {request.stage} ({request.stage_id}) is done: wrote {', '.join(written)}."
     emitter.emit("assistant", text=summary, tokens=tokens(len(summary)))
     emitter.emit("done")
@@ -155,6 +161,62 @@ def write_reference(request: Request, emitter: Emitter) -> dict[str, int]:
     for size in written.values():
         emitter.emit("tool_call", name="write_files", result_bytes=len(f"wrote {size} bytes"))
     return written
+
+
+def task_data(reference: Path) -> dict[str, Any]:
+    """judge.py's ``TASK`` data beside ``reference`` (read as a literal, never run); {} when
+    it cannot be read."""
+    import ast
+
+    try:
+        tree = ast.parse((reference.parent / "judge.py").read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["TASK"]:
+            try:
+                task = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError):
+                return {}
+            return task if isinstance(task, dict) else {}
+    return {}
+
+
+def run_commands(request: Request, emitter: Emitter) -> int:
+    """Run the commands of the stages so far in the workspace, one ``tool_call`` each; the
+    bytes they printed."""
+    import subprocess
+
+    from benchsmith.pythons import default_python
+    from benchsmith.runtime import benchlib
+
+    if request.reference is None:
+        return 0
+    task = task_data(request.reference)
+    stages = [str(s) for s in task.get("stages", [])]
+    upto = stages[: request.stage] if stages else [request.stage_id]
+    python, printed = "", 0
+    for command in task.get("commands", []):
+        if not isinstance(command, dict) or not isinstance(command.get("argv"), list):
+            continue
+        if command.get("stage", upto[0]) not in upto:
+            continue
+        python = python or default_python()
+        argv = benchlib.resolve_argv([str(a) for a in command["argv"]], python)
+        cwd = request.workspace / str(command.get("cwd") or ".")
+        stdin = command.get("stdin")
+        try:
+            with open(cwd / stdin if stdin else os.devnull, "rb") as source:
+                done = subprocess.run(
+                    argv, cwd=cwd, stdin=source, capture_output=True, check=False,
+                    timeout=float(command.get("timeout", 60.0)),
+                )  # fmt: skip
+            size, failed = len(done.stdout) + len(done.stderr), done.returncode != 0
+        except (OSError, subprocess.SubprocessError) as exc:
+            size, failed = len(str(exc)), True
+        emitter.emit("tool_call", name="bash", result_bytes=size, is_error=failed)
+        printed += size
+    return printed
 
 
 def replace_path(source: Path, workspace: Path, rel: str) -> bool:

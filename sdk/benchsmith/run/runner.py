@@ -62,7 +62,8 @@ def execute_run(plan: RunPlan) -> RunOutcome:
 def agent_seal(plan: RunPlan) -> AgentSeal:
     """How the plan's adapter actions are sealed: the task folder, its corpus and checkout and
     the runs folder hidden; a built-in adapter also sees its interpreter and package (which a
-    hidden checkout may hold) and ``replay`` the task's reference, read-only."""
+    hidden checkout may hold) and ``replay`` the task's reference and judge.py (whose ``TASK``
+    data names the commands it runs), read-only."""
     binds: list[benchlib.Bind] = []
     if resolve_adapter(plan.adapter).kind != "command":
         package = package_dir().parent
@@ -71,6 +72,8 @@ def agent_seal(plan: RunPlan) -> AgentSeal:
         reference = plan.task.task_dir / "reference"
         if plan.adapter == "replay" and reference.is_dir():
             binds.append(benchlib.Bind(reference.resolve()))
+            if (plan.task.task_dir / "judge.py").is_file():
+                binds.append(benchlib.Bind((plan.task.task_dir / "judge.py").resolve()))
     return AgentSeal(
         hidden=hidden_paths(plan.task.task_dir, plan.run_dir.parent),
         binds=tuple(binds),

@@ -1,0 +1,252 @@
+"""Services as fixtures: the request log judges read, located service errors, the example.
+
+The example ``examples/03-catalog-crawl`` is a loopback HTTP service whose judge checks the
+request log (every page fetched once, in order, one request at a time, never through the
+service's second origin).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import benchsmith
+from benchsmith.pythons import default_python
+from benchsmith.runtime import benchlib
+from tests.conftest import EXAMPLES
+
+EXAMPLE = EXAMPLES / "03-catalog-crawl"
+
+
+def _judge(task: Path, workspace: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [default_python(), str(task / "judge.py"), "--workspace", str(workspace)],
+        cwd=task, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    verdict = json.loads(done.stdout)
+    assert isinstance(verdict, dict)
+    return verdict
+
+
+def _candidate(tmp_path: Path, edit: Callable[[str], str] = lambda s: s) -> Path:
+    """The final workspace with the reference crawler, changed by ``edit``."""
+    workspace = benchsmith.workspace(EXAMPLE, tmp_path / "ws", stage=None, corpus=EXAMPLES)
+    target = workspace / "solution" / "crawl.py"
+    target.parent.mkdir(exist_ok=True)
+    target.write_text(edit((EXAMPLE / "reference/solution/crawl.py").read_text("utf-8")))
+    (workspace / "solution" / "__init__.py").write_text("", "utf-8")
+    return workspace
+
+
+def _checks(verdict: dict[str, object]) -> dict[str, bool]:
+    checks = verdict["checks"]
+    assert isinstance(checks, list)
+    return {c["name"]: c["passed"] for c in checks}
+
+
+def test_the_reference_crawl_passes_and_its_requests_are_judged(tmp_path: Path) -> None:
+    verdict = _judge(EXAMPLE, _candidate(tmp_path))
+    assert verdict["progress_level"] == 5, verdict
+
+
+def test_a_crawler_fetching_a_page_twice_is_seen_in_the_log(tmp_path: Path) -> None:
+    def twice(source: str) -> str:
+        return source.replace(
+            '        url = page["next"]\n',
+            '        urllib.request.urlopen(url, timeout=30).close()\n        url = page["next"]\n',
+        )
+
+    verdict = _judge(EXAMPLE, _candidate(tmp_path, twice))
+    checks = _checks(verdict)
+    assert verdict["progress_level"] == 3, verdict
+    assert checks["every_page_fetched_once_in_order"] is False
+    assert checks["items_listed_from_the_service"] is True
+
+
+def test_a_candidate_cannot_forge_the_request_log(tmp_path: Path) -> None:
+    """Reading the catalog file instead of crawling: no request, whatever it writes."""
+
+    def offline(source: str) -> str:
+        return source.replace(
+            '    url: str | None = base + "/catalog?page=1"\n',
+            "    url: str | None = None\n"
+            "    for name in ('requests.jsonl', 'log.jsonl'):\n"
+            '        Path(name).write_text(\'{"seq": 1, "method": "GET"}\\n\')\n'
+            "    for row in csv.DictReader(open('inputs/catalog.csv')):\n"
+            "        items[row['sku']] = {k: row[k] for k in ('sku', 'name', 'price')}\n",
+        )
+
+    verdict = _judge(EXAMPLE, _candidate(tmp_path, offline))
+    assert _checks(verdict)["items_listed_from_the_service"] is False
+    assert verdict["progress_level"] == 2, verdict
+
+
+def test_lint_and_build_report_a_service_script_no_fixture_provides(
+    example_copy: Callable[[str], Path], cli: Callable[..., object]
+) -> None:
+    task = example_copy("03-catalog-crawl")
+    (task / "visible" / "inputs" / "catalog_server.py").unlink()
+    linted = cli("lint", task)
+    assert linted.exit_code == 1  # type: ignore[attr-defined]
+    output = linted.output  # type: ignore[attr-defined]
+    line = next(n for n, t in enumerate((task / "task.toml").read_text().splitlines(), 1)
+                if t.startswith('run = "python inputs/catalog_server.py"'))  # fmt: skip
+    assert f"task.toml:{line}:1: BS104 service 'catalog' runs inputs/catalog_server.py" in output
+    assert "stage-1 workspace fixture does not provide" in output
+    built = cli("build", task)
+    assert built.exit_code == 1, built.output  # type: ignore[attr-defined]
+    assert "BS104 service 'catalog' runs inputs/catalog_server.py" in built.output  # type: ignore[attr-defined]
+    assert "Traceback" not in built.output  # type: ignore[attr-defined]
+
+
+SLOW_SERVER = """\
+import http.server, sys, threading
+port = int(sys.argv[sys.argv.index("--port") + 1])
+together = threading.Barrier(3, timeout=30)
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        together.wait()  # all three requests are in flight at once
+        self.send_response(204)
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+print("LISTENING", server.server_address[1], flush=True)
+server.serve_forever()
+"""
+
+
+def test_the_log_sees_requests_in_flight_together(tmp_path: Path) -> None:
+    (tmp_path / "slow.py").write_text(SLOW_SERVER, "utf-8")
+    python = default_python()
+    with benchlib.start_service([python, "slow.py"], cwd=tmp_path, name="slow") as service:
+        fetch = [
+            threading.Thread(target=lambda n=n: urllib.request.urlopen(f"{service.url}/{n}"))
+            for n in range(3)
+        ]
+        for thread in fetch:
+            thread.start()
+        for thread in fetch:
+            thread.join()
+        requests = service.requests()
+    assert sorted(r.in_flight for r in requests) == [1, 2, 3]
+    assert all(r.status == 204 and (r.end is None or r.end >= r.time) for r in requests)
+
+
+def test_an_unknown_service_name_is_a_clear_error(tmp_path: Path) -> None:
+    run = benchlib.Run("main", tmp_path, benchlib.Files(tmp_path), benchlib.Files(tmp_path))
+    run.service_requests["catalog"] = []
+    with pytest.raises(KeyError, match="no service 'catalgo' ran in this fixture"):
+        run.requests("catalgo")
+    assert run.requests("catalog") == []
+
+
+def test_a_service_task_checks_clean(tmp_path: Path) -> None:
+    copy = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, copy, ignore=shutil.ignore_patterns("0[12]-*", "adapters"))
+    report = benchsmith.check(
+        copy / "03-catalog-crawl",
+        corpus=copy,
+        controls=["reference", "witness-level3", "witness-level4", "spam", "forge"],
+    )
+    failures = [c for t in report.tasks for c in t.controls if not c.passed]
+    assert report.ok, failures
+
+
+def test_workspace_serve_runs_the_services_until_ctrl_c(tmp_path: Path) -> None:
+    dest = tmp_path / "ws"
+    argv = [sys.executable, "-m", "benchsmith", "workspace", str(EXAMPLE), str(dest)]
+    process = subprocess.Popen(
+        [*argv, "--corpus", str(EXAMPLES), "--serve"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith("serving"):
+                break
+        assert lines[-1:] == ["serving; press Ctrl-C to stop\n"], (lines, process.stderr)
+        url = (dest / "inputs" / "base_url.txt").read_text("utf-8").strip()
+        announced = f"service catalog: catalog {url}, mirror http://127.0.0.1:"
+        assert any(line.startswith(announced) for line in lines), lines
+        assert not (dest / "inputs" / "base_url.txt").stat().st_mode & 0o222
+        with urllib.request.urlopen(url + "/catalog?page=1", timeout=10) as response:
+            page = json.load(response)
+        assert page["page"] == 1 and page["next"] == url + "/catalog?page=2"
+        process.send_signal(signal.SIGINT)
+        rest, _ = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 0 and rest.strip().endswith("services stopped")
+    with pytest.raises(OSError):
+        urllib.request.urlopen(url + "/catalog?page=1", timeout=5)
+
+
+def test_workspace_serve_names_a_broken_service(
+    example_copy: Callable[[str], Path], cli: Callable[..., object], tmp_path: Path
+) -> None:
+    task = example_copy("03-catalog-crawl")
+    server = task / "visible" / "inputs" / "catalog_server.py"
+    server.write_text("import sys\nsys.exit('catalog.csv is broken')\n", "utf-8")
+    result = cli("workspace", task, tmp_path / "ws", "--corpus", task.parent, "--serve")
+    output = result.output  # type: ignore[attr-defined]
+    assert result.exit_code == 1, output  # type: ignore[attr-defined]
+    assert (
+        "service 'catalog' (python inputs/catalog_server.py --port 0) exited with status 1 "
+        "before printing 'LISTENING <port>'; the last lines of its stderr:\n"
+        "    catalog.csv is broken"
+    ) in output
+    assert "Traceback" not in output
+
+
+def test_the_replay_agent_exercises_the_services_in_the_agent_phase(tmp_path: Path) -> None:
+    result = benchsmith.run(EXAMPLE, agent="replay", runs=tmp_path / "runs", corpus=EXAMPLES)
+    (outcome,) = result.outcomes
+    assert outcome.end_reason == "completed", outcome.end_detail
+    events = [e.event for e in outcome.timeline]
+    ran = [e for e in events if e["type"] == "tool_call" and e["name"] == "bash"]
+    assert len(ran) == 1 and ran[0]["is_error"] is False, ran
+    (stopped,) = [e for e in events if e["type"] == "services_stopped"]
+    assert stopped["requests"] == {"catalog": 5}  # pages 1 to 5, fetched by the agent phase
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (
+            ('origins = [{ name = "mirror" }]', 'origins = [{ name = "catalog" }]'),
+            "BS102 origin 'catalog' is declared twice for service 'catalog'",
+        ),
+        (
+            ('run = "python inputs/catalog_server.py"', 'run = "./inputs/serve"'),
+            "BS102 further origins need a Python service",
+        ),
+    ],
+    ids=["origin-twice", "origins-without-python"],
+)
+def test_service_declarations_are_checked_where_they_are(
+    example_copy: Callable[[str], Path],
+    cli: Callable[..., object],
+    edit: tuple[str, str],
+    expected: str,
+) -> None:
+    task = example_copy("03-catalog-crawl")
+    toml = task / "task.toml"
+    toml.write_text(toml.read_text("utf-8").replace(*edit), "utf-8")
+    result = cli("build", task)
+    output = result.output  # type: ignore[attr-defined]
+    assert result.exit_code == 1 and expected in output, output  # type: ignore[attr-defined]
+    assert "task.toml:5" in output and "Traceback" not in output
