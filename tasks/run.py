@@ -360,6 +360,8 @@ def load_scenario(task_dir: Path) -> Scenario:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ScenarioError(f"{path}: cannot be read: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: cannot be read: nested too deeply") from None
     _require(isinstance(data, dict), path, "not a JSON object")
     _require(data.get("schema") == SCENARIO_SCHEMA, path, f"schema is not {SCENARIO_SCHEMA}")
     for name in ("seed.py", "judge.py", "TASK.md"):

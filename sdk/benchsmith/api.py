@@ -261,6 +261,7 @@ def run(
     unsealed: bool = False,
     network: str = "host",
     pass_env: Sequence[str] = (),
+    force: bool = False,
     on_start: Callable[[list[RunPlan]], None] | None = None,
     on_finish: Callable[[RunOutcome], None] | None = None,
 ) -> BatchResult:
@@ -285,6 +286,8 @@ def run(
             cannot run is a usage error.
         network: Network of sealed agents: ``host`` (model APIs) or ``none`` (a loopback).
         pass_env: Variables passed into sealed agents' environment (credentials).
+        force: Run tasks whose generated files are stale or edited by hand (BS501, BS504)
+            as they are; without it such a task is refused before anything runs.
         on_start: Called once with the planned runs, before the first starts.
         on_finish: Called with each outcome once it is recorded.
 
@@ -296,17 +299,49 @@ def run(
         UsageError: On an unknown adapter, a bad arm name, out-of-range numbers, or an arm
             already recorded with another adapter.
         TaskSpecError: When a task.toml is invalid.
+        StaleError: When a task's generated files are stale or edited (without ``force``).
         RecordsError: When the runs database cannot be used.
     """
-    from benchsmith.run.batch import BatchOptions, run_batch
+    from benchsmith.run.batch import BatchOptions, check_options, run_batch
 
     options = BatchOptions(
         adapter=agent, arm=arm, repeat=repeat, runs_dir=Path(runs), jobs=jobs, timeout=timeout,
         diagnostic=diagnostic, python=python, archive=archive, unsealed=unsealed,
         network=network != "none", pass_env=tuple(pass_env),
     )  # fmt: skip
+    check_options(options)
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
+    if not force:
+        _refuse_stale(task_dirs)
     return run_batch(task_dirs, options, on_start=on_start, on_finish=on_finish)
+
+
+def _refuse_stale(task_dirs: Sequence[Path]) -> None:
+    """Refuse tasks whose own generated files differ from what their task.toml gives.
+
+    Raises:
+        StaleError: Naming each stale or hand-edited file of the tasks (BS501, BS504); the
+            corpus's shared files (tasks.json, run.py) do not stop a run.
+    """
+    from benchsmith.building import build
+    from benchsmith.errors import StaleError
+
+    specified = [d for d in task_dirs if (d / "task.toml").is_file()]
+    try:
+        build(specified, check=True)
+    except StaleError as exc:
+        roots = [d.resolve() for d in specified]
+        mine = [
+            d
+            for d in exc.diagnostics
+            if any(Path(d.path).resolve().is_relative_to(r) for r in roots)
+        ]
+        if mine:
+            raise StaleError(
+                f"{len(mine)} generated file(s) of the tasks to run are stale or edited by "
+                "hand; run benchsmith build, or pass --force to run them as they are",
+                mine,
+            ) from None
 
 
 def report(runs: PathArg = DEFAULT_RUNS, *, arms: Sequence[str] = ()) -> Report:

@@ -105,6 +105,10 @@ def read_judge_command(task_dir: Path) -> tuple[str, ...]:
         scenario = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise JudgeCommandError(f"{display_path(path)}: cannot be read: {exc}") from exc
+    except RecursionError:
+        raise JudgeCommandError(
+            f"{display_path(path)}: cannot be read: nested too deeply"
+        ) from None
     problem = judge_command_problem(scenario)
     if problem:
         raise JudgeCommandError(f"{display_path(path)}: {problem}")

@@ -58,3 +58,26 @@ def test_report_html_paths(
     assert cli("report", "--runs", runs, "--html", page).exit_code == 0
     assert page.read_text(encoding="utf-8").startswith("<!")
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_run_refuses_a_hand_edited_task_unless_forced(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    import shutil
+
+    task = Path(shutil.copytree(SINGLE, tmp_path / "01-grade-summary"))
+    scenario = task / "scenario.json"
+    scenario.write_text(
+        scenario.read_text(encoding="utf-8").replace(
+            '"judge_command": [', '"judge_command": ["env", '
+        ),
+        encoding="utf-8",
+    )
+    runs = tmp_path / "runs"
+    refused = cli("run", task, "--agent", "nop", "--runs", runs, "--archive", "none")
+    assert refused.exit_code == 1, refused.output
+    assert "BS504" in refused.output and "--force" in refused.output
+    assert not runs.exists()
+    forced = cli("run", task, "--agent", "nop", "--runs", runs, "--archive", "none", "--force")
+    assert forced.exit_code in (0, 1), forced.output
+    assert "BS504" not in forced.output and runs.is_dir()

@@ -78,6 +78,12 @@ def run(
             help="Pass this variable (a credential) into sealed agents; repeatable.",
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Run tasks whose generated files are stale or edited (BS501/BS504)."
+        ),
+    ] = False,
 ) -> None:
     """Run tasks through an agent adapter, judge them, and record every run.
 
@@ -96,7 +102,7 @@ def run(
                 tasks or (), agent=agent, arm=arm, repeat=repeat, runs=runs, jobs=jobs,
                 timeout=timeout, diagnostic=diagnostic, archive=cast("ArchiveMode", archive),
                 all_tasks=all_tasks, corpus=corpus, python=python, unsealed=unsealed,
-                network=network, pass_env=tuple(pass_env or ()),
+                network=network, pass_env=tuple(pass_env or ()), force=force,
                 on_start=progress.start, on_finish=progress.advance,
             )  # fmt: skip
     except Interrupted as stop:

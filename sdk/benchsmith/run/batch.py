@@ -166,13 +166,13 @@ def run_batch(
         RecordsError: When the runs database cannot be used.
     """
     adapter = check_options(options)
-    sealed = decide(options.unsealed).sealed
     arm = options.arm or adapter.kind
     python = resolve_python(options.python)
     tasks = [task_info(d) for d in task_dirs]
     invocation = f"{utc_now()}-{os.getpid()}"
     conn = records.open_runs(options.runs_dir, create=True)
     with private_temp() as temp:
+        sealed = decide(options.unsealed).sealed  # its probe's folder is swept with temp's
         cache = temp / CACHE_DIR  # in the invocation's folder: swept even after kill -9
         records.reap_stale(conn, options.runs_dir)
         return _run_batch(conn, tasks, options, arm, python, invocation, sealed, cache, temp,
