@@ -43,7 +43,7 @@ from benchsmith.dsl.model import (
     tabular_format,
     thaw,
 )
-from benchsmith.dsl.validate import dotted
+from benchsmith.dsl.validate import did_you_mean, dotted
 
 COLUMN_KINDS = ("seq", "int", "decimal", "date", "datetime", "choice", "vocab")
 EXPECT_ASSERTIONS = ("equals", "count", "absent", "contains", "not_contains", "exit_code")
@@ -269,7 +269,8 @@ def _file(
         _check_record(b, record, header, columns, fmt, (*at, "records", index))
     for index, key in enumerate(item.get("sort_by", ())):
         if key not in header:
-            b.error((*at, "sort_by", index), f"sort_by names unknown column {key!r}")
+            hint = did_you_mean(key, header)
+            b.error((*at, "sort_by", index), f"sort_by names unknown column {key!r}{hint}")
     return FileSpec(
         path=item["path"],
         format=fmt,
@@ -298,7 +299,8 @@ def _check_record(
         missing = [k for k in header if k not in record]
         for key in (k for k in record if k not in header):
             where = dotted((*at, key))
-            b.error((*at, key), f"{where}: unknown field {key!r}; the columns are {header}")
+            hint = did_you_mean(key, header)
+            b.error((*at, key), f"{where}: unknown field {key!r}{hint}; the columns are {header}")
         if missing:
             where = dotted(at)
             b.error(at, f"{where}: record fields must be the columns {header}; missing {missing}")
@@ -481,7 +483,7 @@ def _anchors(
         target = item.get("file")
         if target is not None:
             key = "records" if "records" in item else "record"
-            _check_anchor_file(b, by_path.get(target), target, records, at, key)
+            _check_anchor_file(b, by_path.get(target), target, records, at, key, item.get("at"))
         expect = _expectations(b, item.get("expect", []), (*at, "expect"), item["name"])
         anchors.append(
             Anchor(item["name"], target, records, item.get("at"), item.get("why", ""), expect)
@@ -498,6 +500,7 @@ def _check_anchor_file(
     records: tuple[Mapping[str, Any], ...],
     at: DocPath,
     key: str,
+    position: object = None,
 ) -> None:
     if spec is None or spec.format not in TABULAR_FORMATS:
         b.error((*at, "file"), f"anchor file {target!r} is not a declared tabular [[files]] entry")
@@ -505,6 +508,13 @@ def _check_anchor_file(
     for index, record in enumerate(records):
         where = (*at, "records", index) if key == "records" else (*at, "record")
         _check_record(b, record, list(spec.header), spec.columns, spec.format, where)
+    if isinstance(position, int) and spec.rows is not None and position >= spec.rows:
+        b.error(
+            (*at, "at"),
+            f"{dotted((*at, 'at'))} = {position} is past the end of {target} ({spec.rows} rows: "
+            f"positions 0 to {spec.rows - 1}), where seed.py would quietly put the record last; "
+            f"write at = {spec.rows - 1} for the last row, or leave at out to spread the anchors",
+        )
 
 
 def _check_capacity(b: _Builder, files: tuple[FileSpec, ...], anchors: list[Anchor]) -> None:
@@ -603,7 +613,7 @@ def _check_expected_fields(b: _Builder, spec: TaskSpec) -> None:
             for name in fields if isinstance(fields, Mapping) else ():
                 if name not in header:
                     message = f"{dotted((*at, key, name))}: {name!r} is not a column of "
-                    message += f"{expectation.file} {header}"
+                    message += f"{expectation.file} {header}{did_you_mean(name, header)}"
                     b.error((*at, key, name), message)
 
 

@@ -6,8 +6,9 @@ to the line and column of the key (or array element) in the original text.
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, datetime
 from typing import Any
 
@@ -34,6 +35,12 @@ def dotted(path: DocPath) -> str:
     for part in path:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text or "the document"
+
+
+def did_you_mean(word: str, options: Iterable[str]) -> str:
+    """``" (did you mean 'x'?)"`` for the option closest to a misspelt ``word``, else ``""``."""
+    close = difflib.get_close_matches(word, sorted(options), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _typename(value: object) -> str:
@@ -106,7 +113,8 @@ def _unknown_keys(error: ValidationError) -> Iterator[tuple[DocPath, str]]:
     for key in sorted(set(keys) - set(allowed)):
         expected = ", ".join(allowed) if allowed else "no keys"
         where = dotted((*parent, key))
-        yield (*parent, key), f"{where}: unknown key {key!r}; expected one of: {expected}"
+        hint = did_you_mean(key, allowed)
+        yield (*parent, key), f"{where}: unknown key {key!r}{hint}; expected one of: {expected}"
 
 
 def validate(
@@ -133,6 +141,8 @@ def validate(
     validator = _validator(schema_name)
     found: list[Diagnostic] = []
     for error in validator.iter_errors(document):
+        if error.validator == "oneOf" and error.context:  # e.g. a column: constant or table
+            error = _deepest(error.context)
         if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
             items = list(_unknown_keys(error))
         else:

@@ -335,8 +335,8 @@ def _entropy(call: ast.Call, context: _Context) -> tuple[str, str] | None:
     if name not in _ENTROPY and name != "random.SystemRandom":
         return None
     return "BS403", (
-        f"`{name}()` draws OS entropy, so the output cannot be reproduced; use a seeded "
-        "random.Random(SEED) instance instead"
+        f"`{name}()` draws OS entropy, so the output cannot be reproduced; in fixtures.py "
+        "draw from ctx.rng (or ctx.stream(name)), elsewhere from random.Random(SEED)"
     )
 
 
