@@ -3350,11 +3350,21 @@ class Run:
 
 @dataclass
 class Check:
-    """A declared check: a function of a :class:`Run`, the level it gates, and its name."""
+    """A declared check: a function of a :class:`Run`, the level it gates, and its name.
+
+    ``stage`` is the 1-based stage that introduces it and ``until`` the last stage it applies
+    to (``None``: every later stage): ``judge.py --stage N`` runs the checks that apply at N.
+    """
 
     name: str
     level: int
     function: Callable[[Run], None]
+    stage: int = 1
+    until: int | None = None
+
+    def applies(self, stage: int) -> bool:
+        """Whether the check is part of the verdict on the state after stage ``stage``."""
+        return self.stage <= stage and (self.until is None or stage <= self.until)
 
 
 @dataclass
@@ -3477,21 +3487,62 @@ class Judge:
         default = Path(getattr(main, "__file__", ".")).resolve().parent
         self.task_dir = task_dir or default
         self.main_checks: list[Check] = [
-            Check(e["name"], e["level"], _bind_expectation(e)) for e in task.get("expect", [])
+            self._declared(e, e["level"]) for e in task.get("expect", [])
         ]
-        self.edge_checks: list[Check] = [
-            Check(e["name"], 5, _bind_expectation(e)) for e in task.get("edge_expect", [])
-        ]
+        self.edge_checks: list[Check] = [self._declared(e, 5) for e in task.get("edge_expect", [])]
+
+    @property
+    def stage_count(self) -> int:
+        """How many stages the task has."""
+        return len(self.task.get("stages") or [""])
+
+    def stage_number(self, stage: int | str | None) -> int:
+        """The 1-based number of ``stage``: a number, a stage id or its digits (``None``: 1).
+
+        Raises:
+            ValueError: When ``stage`` names no stage of the task.
+        """
+        stages = list(self.task.get("stages") or [""])
+        if stage is None:
+            return 1
+        if isinstance(stage, str) and stage in stages:
+            return stages.index(stage) + 1
+        if isinstance(stage, str) and stage.isdigit():
+            stage = int(stage)
+        if isinstance(stage, int) and not isinstance(stage, bool) and 1 <= stage <= len(stages):
+            return stage
+        raise ValueError(f"unknown stage {stage!r}: use 1 to {len(stages)} or one of {stages}")
+
+    def _declared(self, spec: Mapping[str, Any], level: int) -> Check:
+        until = spec.get("until")
+        return Check(
+            spec["name"], level, _bind_expectation(spec), self.stage_number(spec.get("stage")),
+            None if until is None else self.stage_number(until),
+        )  # fmt: skip
 
     def check(
-        self, level: int = 4, name: str | None = None
+        self,
+        level: int = 4,
+        name: str | None = None,
+        *,
+        stage: int | str | None = None,
+        until: int | str | None = None,
     ) -> Callable[[Callable[[Run], None]], Callable[[Run], None]]:
-        """Register a main-fixture check gating ``level`` (3: core, 4: every stated rule)."""
+        """Register a main-fixture check gating ``level`` (3: core, 4: every stated rule).
+
+        ``stage`` (a stage id or 1-based number; default: the first stage) is the stage that
+        introduces the check, ``until`` the last one it applies to (default: every later one).
+        """
         if level not in (3, 4):
             raise ValueError("main checks gate level 3 or 4")
+        first = self.stage_number(stage)
+        last = None if until is None else self.stage_number(until)
+        if last is not None and last < first:
+            raise ValueError(f"until {until!r} comes before stage {stage!r}")
 
         def register(function: Callable[[Run], None]) -> Callable[[Run], None]:
-            self.main_checks.append(Check(name or function.__name__, level, function))
+            check = Check(name or function.__name__, level, function, first, last)
+            self.main_checks.append(check)
             return function
 
         return register
@@ -3514,7 +3565,18 @@ class Judge:
             "--unsealed", action="store_true",
             help="run the commands without the bubblewrap sandbox (unsafe; noted in the verdict)",
         )  # fmt: skip
+        parser.add_argument(
+            "--stage",
+            help="judge the state after this stage (1-based number or stage id) with the "
+            "checks that apply by then; default: the final, scored verdict",
+        )
         args = parser.parse_args(argv)
+        stage: int | None = None
+        if args.stage is not None:
+            try:
+                stage = self.stage_number(args.stage)
+            except ValueError as exc:
+                parser.error(f"--stage: {exc}")
         stdout = sys.stdout
         try:
             sealed, why = (
@@ -3530,6 +3592,7 @@ class Judge:
                     cache=args.fixture_cache,
                     time_scale=args.time_scale,
                     sealed=sealed,
+                    stage=stage,
                 )
             if not sealed:
                 verdict["notes"] = [_clip(f"unsealed: {why}"), *verdict["notes"]][:50]
@@ -3549,8 +3612,13 @@ class Judge:
         cache: Path | None = None,
         time_scale: float = 1.0,
         sealed: bool = False,
+        stage: int | None = None,
     ) -> dict[str, Any]:
         """Judge ``workspace`` (read only) and return the verdict mapping.
+
+        With ``stage`` (1-based), the workspace is judged as the state after that stage: the
+        main fixture as of that stage, the commands, outputs and checks that apply by then,
+        and the verdict says ``"stage": N``. Without it, the final (scored) verdict.
 
         ``time_scale`` multiplies every command timeout (validation tools shorten the wait
         for a candidate that never ends; the runner and the corpus use 1). With ``sealed``,
@@ -3560,12 +3628,16 @@ class Judge:
         """
         if not workspace.is_dir():
             raise RuntimeError(f"workspace {workspace} is not a folder")
-        self.validate()
+        number = self.stage_count if stage is None else self.stage_number(stage)
+        self.validate(number)
         with tempfile.TemporaryDirectory(prefix="benchlib-judge-") as tmp:
             kit = PodKit.prepare(Path(tmp) / "lib", python, cache) if sealed else None
             trial = self.trial(workspace, Path(tmp), python=python, cache=cache, kit=kit)
-            trial.time_scale = time_scale
-            return trial.verdict()
+            trial.time_scale, trial.stage = time_scale, number
+            verdict = trial.verdict()
+            if stage is not None:
+                verdict["stage"] = number
+            return verdict
 
     def trial(
         self,
@@ -3581,10 +3653,21 @@ class Judge:
         layout = Layout.from_task(self.task_dir, self.task)
         return _Trial(self, layout, tmp, workspace.resolve(), python, cache, kit)
 
-    def validate(self) -> None:
-        """Raise :class:`JudgeDefect` when the declared checks cannot decide every level."""
-        if not any(c.level == 3 for c in self.main_checks):
-            raise JudgeDefect("the judge declares no level-3 check, so level 3 is undecidable")
+    def validate(self, stage: int | None = None) -> None:
+        """Raise :class:`JudgeDefect` when the declared checks cannot decide every level (at
+        the 1-based ``stage``; default: the final one)."""
+        number = self.stage_count if stage is None else stage
+        if not any(c.level == 3 and c.applies(number) for c in self.main_checks):
+            at = "" if number == self.stage_count else f" at stage {number}"
+            raise JudgeDefect(f"the judge declares no level-3 check{at}, so level 3 is undecidable")
+
+    def main_checks_at(self, stage: int) -> list[Check]:
+        """The main checks that apply at the 1-based ``stage``, in declaration order."""
+        return [c for c in self.main_checks if c.applies(stage)]
+
+    def edge_checks_at(self, stage: int) -> list[Check]:
+        """The edge checks that apply at the 1-based ``stage``, in declaration order."""
+        return [c for c in self.edge_checks if c.applies(stage)]
 
 
 class JudgeDefect(Exception):
@@ -3712,22 +3795,46 @@ class _Trial:
         self.judge, self.layout, self.tmp = judge, layout, tmp
         self.workspace, self.python, self.cache, self.kit = workspace, python, cache, kit
         self.time_scale = 1.0
+        self.stage = len(layout.stages)
         self.env: Mapping[str, str] | None = None
         self.notes: list[str] = []
         self.outcomes: list[Outcome] = []
 
+    def _applies(self, item: Mapping[str, Any]) -> bool:
+        """Whether a declared command or output exists by the judged stage."""
+        stage = item.get("stage")
+        return stage is None or self.layout.stages.index(stage) < self.stage
+
+    @property
+    def commands(self) -> list[Mapping[str, Any]]:
+        """The declared commands of the judged stage, in order."""
+        return [c for c in self.judge.task["commands"] if self._applies(c)]
+
+    @property
+    def outputs(self) -> list[Mapping[str, Any]]:
+        """The declared outputs of the judged stage."""
+        return [o for o in self.judge.task["outputs"] if self._applies(o)]
+
     def pristine(self, fixture: str) -> Path:
-        """A pristine materialized fixture, from the cache when one was given."""
+        """A pristine materialized fixture, from the cache when one was given.
+
+        The main fixture is the one of the judged stage (cached as ``main`` when that is the
+        final stage, else as ``main-stageN``); the edge fixture has no stages.
+        """
+        stage = self.stage if fixture == "main" else None
+        final = stage is None or stage == len(self.layout.stages)
+        name = fixture if final else f"main-stage{stage}"
         if self.cache is None:
             return materialize(
-                self.layout, self.tmp / f"pristine-{fixture}", fixture=fixture, python=self.python
-            )
-        ready = self.cache / fixture
+                self.layout, self.tmp / f"pristine-{name}", fixture=fixture, stage=stage,
+                python=self.python,
+            )  # fmt: skip
+        ready = self.cache / name
         if not ready.is_dir():
             self.cache.mkdir(parents=True, exist_ok=True)
-            building = Path(tempfile.mkdtemp(prefix=f".{fixture}-", dir=self.cache))
+            building = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=self.cache))
             try:
-                materialize(self.layout, building, fixture=fixture, python=self.python)
+                materialize(self.layout, building, fixture=fixture, stage=stage, python=self.python)
                 building.rename(ready)
             except OSError:
                 if not ready.is_dir():  # not a lost race with a concurrent judge
@@ -3742,7 +3849,7 @@ class _Trial:
         root = self.tmp / f"run-{fixture}"
         shutil.copytree(pristine, root, symlinks=True)
         skipped: list[str] = []
-        outputs = [o["path"] for o in self.judge.task["outputs"]]
+        outputs = [o["path"] for o in self.outputs]
         overlay(self.workspace, root, candidate_paths(self.layout.editable, outputs), skipped)
         reset_outputs(root, pristine, outputs)
         if fixture == "main":
@@ -3761,7 +3868,7 @@ class _Trial:
                 handles.append(handle)
                 run.service_logs[service["name"]] = handle.log
                 write_url_files(run.root, service, handle)
-            for command in self.judge.task["commands"]:
+            for command in self.commands:
                 if run.results and run.results[-1].timed_out:  # the fixture is lost already
                     run.results.append(_not_run(command, "an earlier command timed out"))
                 else:
@@ -3781,7 +3888,7 @@ class _Trial:
         python = kit.interpreter.executable
         services = [_pod_service(s, python) for s in self.judge.task.get("services", [])]
         scale = self.time_scale
-        commands = [_pod_command(c, python, scale) for c in self.judge.task["commands"]]
+        commands = [_pod_command(c, python, scale) for c in self.commands]
         outcome = run_pod(
             kit, run.root, commands=commands, services=services, scratch=self.tmp / "scratch"
         )
@@ -3813,7 +3920,7 @@ class _Trial:
     def gate_start(self, run: Run) -> bool:
         """Level 1: every command's module or script exists and compiles."""
         ok = True
-        for command in self.judge.task["commands"]:
+        for command in self.commands:
             problem = entry_point_problem(command["argv"], run.root / command.get("cwd", "."))
             if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
@@ -3823,11 +3930,11 @@ class _Trial:
     def gate_outputs(self, run: Run) -> bool:
         """Level 2: every command completed and every output exists and parses."""
         ok = True
-        for command, result in zip(self.judge.task["commands"], run.results, strict=True):
+        for command, result in zip(self.commands, run.results, strict=True):
             if not result.ok:
                 self.notes.append(_clip(f"level 2: {command['run']}: {result.describe()}"))
                 ok = False
-        for output in self.judge.task["outputs"]:
+        for output in self.outputs:
             problem = self.output_problem(run, output)
             if problem:
                 self.notes.append(_clip(f"level 2: {problem}"))
@@ -3858,7 +3965,7 @@ class _Trial:
 
     def verdict(self) -> dict[str, Any]:
         """Judge the main fixture, then the edge, and compute the level."""
-        main_checks = self.judge.main_checks
+        main_checks = self.judge.main_checks_at(self.stage)
         main = self.prepare("main")
         started = self.gate_start(main)
         completed = False
@@ -3881,7 +3988,8 @@ class _Trial:
 
     def edge_passes(self) -> bool:
         """Run the candidate on the edge fixture and evaluate the edge checks."""
-        if not self.judge.edge_checks:
+        checks = self.judge.edge_checks_at(self.stage)
+        if not checks:
             self.notes.append("edge: the task declares no edge check")
             return False
         edge = self.prepare("edge")
@@ -3890,7 +3998,7 @@ class _Trial:
         if timed_out:
             self.notes.append(_clip(f"edge: {timed_out[0].describe()}"))
             return False
-        return all(o.passed for o in self.run_checks(self.judge.edge_checks, edge))
+        return all(o.passed for o in self.run_checks(checks, edge))
 
 
 def make_verdict(

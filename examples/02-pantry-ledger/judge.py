@@ -1,10 +1,12 @@
 # generated from task.toml by benchsmith -- edit only the authored region
 """Judge of task 2: Pantry Stock Ledger.
 
-Usage: python judge.py --workspace WS [--python EXE] [--fixture-cache DIR]
+Usage: python judge.py --workspace WS [--stage N] [--python EXE] [--fixture-cache DIR]
 
 Runs the candidate's commands on a clean main fixture and on the edge fixture, then prints
-exactly one JSON verdict (spec section 6). The workspace is only read.
+exactly one JSON verdict (spec section 6). The workspace is only read. With --stage N (a
+1-based number or a stage id) it judges the state after stage N with the checks that apply
+by then; without it, the final (scored) verdict.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ TASK = {
             "name": "unknown-return#1",
             "file": "output/rejected.csv",
             "level": 4,
+            "stage": "returns",
             "where": {"item": "Saffron"},
             "equals": {"date": "2025-04-03", "qty": "2"},
         },
@@ -65,6 +68,7 @@ TASK = {
             "name": "unknown-return#2",
             "file": "output/rejected.csv",
             "level": 4,
+            "stage": "returns",
             "where": {"item": "Anise"},
             "equals": {"date": "2025-04-06", "qty": "1"},
         },
@@ -72,6 +76,7 @@ TASK = {
             "name": "unknown-return#3",
             "file": "output/stock.csv",
             "level": 3,
+            "stage": "returns",
             "where": {"item": "Saffron"},
             "absent": True,
         },
@@ -79,6 +84,7 @@ TASK = {
             "name": "honey#1",
             "file": "output/reorder.csv",
             "level": 4,
+            "stage": "reorder",
             "where": {"item": "Honey"},
             "equals": {"on_hand": "3", "threshold": "10", "shortfall": "7"},
         },
@@ -86,6 +92,7 @@ TASK = {
             "name": "at-threshold#1",
             "file": "output/reorder.csv",
             "level": 4,
+            "stage": "reorder",
             "where": {"item": "Salt"},
             "absent": True,
         },
@@ -119,8 +126,9 @@ def expected_stock(run: benchlib.Run) -> tuple[dict[str, int], list[dict[str, st
     stock: dict[str, int] = {}
     for row in run.source.csv("inputs/movements.csv"):
         stock[row["item"]] = stock.get(row["item"], 0) + int(row["qty"])
-    rejected = []
-    for row in run.source.csv("inputs/returns.csv"):
+    rejected: list[dict[str, str]] = []
+    returns = run.source.exists("inputs/returns.csv")  # stage returns brings it
+    for row in run.source.csv("inputs/returns.csv") if returns else []:
         if row["item"] in stock:
             stock[row["item"]] += int(row["qty"])
         else:
@@ -134,19 +142,19 @@ def every_item_once_sorted(run: benchlib.Run) -> None:
     benchlib.expect_equal(items, sorted(expected_stock(run)[0]), "stock.csv items")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="returns")
 def stock_includes_returns(run: benchlib.Run) -> None:
     got = {r["item"]: r["on_hand"] for r in run.csv("output/stock.csv")}
     want = {item: str(qty) for item, qty in expected_stock(run)[0].items()}
     benchlib.expect_equal(got, want, "on_hand per item")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="returns")
 def rejected_returns(run: benchlib.Run) -> None:
     benchlib.expect_equal(run.csv("output/rejected.csv"), expected_stock(run)[1], "rejected.csv")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="reorder")
 def reorder_list(run: benchlib.Run) -> None:
     stock = expected_stock(run)[0]
     limits = run.source.json("inputs/policy.json")["thresholds"]

@@ -129,6 +129,9 @@ class JudgeCall:
             only for controls that prove a kill without waiting out a long timeout).
         unsealed: Pass ``--unsealed``: the judge runs candidates outside the sandbox (only
             when the invocation was told ``--unsealed``; recorded with the result).
+        stage: Pass ``--stage N``: judge the state after the 1-based stage ``N`` with the
+            checks that apply by then (``None``: the final, scored verdict). The verdict must
+            then say ``"stage": N``.
     """
 
     task_dir: Path
@@ -138,6 +141,7 @@ class JudgeCall:
     cache: Path | None = None
     time_scale: float = 1.0
     unsealed: bool = False
+    stage: int | None = None
 
     def argv(self, workspace: Path) -> list[str]:
         """The judge's command line for ``workspace``."""
@@ -149,6 +153,8 @@ class JudgeCall:
             extra += ["--time-scale", repr(self.time_scale)]
         if self.unsealed:
             extra.append("--unsealed")
+        if self.stage is not None:
+            extra += ["--stage", str(self.stage)]
         return benchlib.resolve_argv(argv, self.python) + extra
 
 
@@ -190,6 +196,11 @@ class Verdict:
     def strict_pass(self) -> bool:
         """Level 5 with status pass: the only strict pass."""
         return self.status == "pass" and self.progress_level == 5
+
+    @property
+    def stage(self) -> int | None:
+        """The stage the verdict judged (``judge.py --stage``; ``None``: the final verdict)."""
+        return None if self.raw is None else self.raw.get("stage")
 
     @property
     def claimed_level(self) -> int | None:
@@ -384,7 +395,15 @@ def run_judge(
     if output is not None:
         output.write_bytes(captured.stdout)
         output.with_suffix(".stderr").write_bytes(captured.stderr)
-    return verdict_from(captured, timeout=call.timeout, seconds=seconds)
+    verdict = verdict_from(captured, timeout=call.timeout, seconds=seconds)
+    if verdict.raw is not None and verdict.raw.get("stage") != call.stage:
+        asked = "the final verdict" if call.stage is None else f"stage {call.stage}"
+        said = verdict.raw.get("stage")
+        return verdict.refused(
+            f"contract: the judge was asked for {asked} but judged "
+            + ("the final state" if said is None else f"stage {said}")
+        )
+    return verdict
 
 
 def verdict_from(captured: Captured, *, timeout: float, seconds: float) -> Verdict:

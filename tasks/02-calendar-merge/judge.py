@@ -1,10 +1,12 @@
 # generated from task.toml by benchsmith -- edit only the authored region
 """Judge of task 2: Calendar Merge and Conflict Report.
 
-Usage: python judge.py --workspace WS [--python EXE] [--fixture-cache DIR]
+Usage: python judge.py --workspace WS [--stage N] [--python EXE] [--fixture-cache DIR]
 
 Runs the candidate's commands on a clean main fixture and on the edge fixture, then prints
-exactly one JSON verdict (spec section 6). The workspace is only read.
+exactly one JSON verdict (spec section 6). The workspace is only read. With --stage N (a
+1-based number or a stage id) it judges the state after stage N with the checks that apply
+by then; without it, the final (scored) verdict.
 """
 
 from __future__ import annotations
@@ -152,15 +154,31 @@ TASK = {
             "name": "late-cancellations#1",
             "file": "output/conflicts.csv",
             "level": 4,
+            "stage": "late-changes",
             "not_contains": [
                 "kundentermin-0325@berlin.example.com",
                 "roadmap-briefing-0402@tokyo.example.com",
             ],
         },
         {
+            "name": "conflicts-before-late-changes",
+            "file": "output/conflicts.csv",
+            "level": 4,
+            "until": "initial",
+            "where": {
+                "uid_a": "early-standup-0325@nyc.example.com",
+                "uid_b": "kundentermin-0325@berlin.example.com",
+            },
+            "equals": {
+                "overlap_start": "2025-03-25T13:30:00Z",
+                "overlap_end": "2025-03-25T14:00:00Z",
+            },
+        },
+        {
             "name": "late-stale-cancellation#1",
             "file": "output/conflicts.csv",
             "level": 4,
+            "stage": "late-changes",
             "where": {
                 "uid_a": "design-review-0327@nyc.example.com",
                 "uid_b": "qa-handoff-0327@berlin.example.com",
@@ -174,6 +192,7 @@ TASK = {
             "name": "late-dst-window#1",
             "file": "output/conflicts.csv",
             "level": 4,
+            "stage": "late-changes",
             "where": {
                 "uid_a": "dc-maintenance-0329@berlin.example.com",
                 "uid_b": "release-verification-0330@tokyo.example.com",
@@ -184,6 +203,7 @@ TASK = {
             "name": "late-dst-window#2",
             "file": "output/conflicts.csv",
             "level": 4,
+            "stage": "late-changes",
             "where": {
                 "uid_a": "dc-maintenance-0329@berlin.example.com",
                 "uid_b": "oncall-handover-0329@nyc.example.com",
@@ -493,7 +513,7 @@ def all_day_events(run: benchlib.Run) -> None:
     compare_events(run, [e for e in expected(run)["events"] if e["all_day"]], "all-day event")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="late-changes")
 def late_changes_applied(run: benchlib.Run) -> None:
     """Events with a version in late_changes.ics: room change, DST window, stale cancel."""
     want = expected(run)

@@ -1,10 +1,12 @@
 # generated from task.toml by benchsmith -- edit only the authored region
 """Judge of task 6: Volunteer Shift Rescheduling.
 
-Usage: python judge.py --workspace WS [--python EXE] [--fixture-cache DIR]
+Usage: python judge.py --workspace WS [--stage N] [--python EXE] [--fixture-cache DIR]
 
 Runs the candidate's commands on a clean main fixture and on the edge fixture, then prints
-exactly one JSON verdict (spec section 6). The workspace is only read.
+exactly one JSON verdict (spec section 6). The workspace is only read. With --stage N (a
+1-based number or a stage id) it judges the state after stage N with the checks that apply
+by then; without it, the final (scored) verdict.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ TASK = {
             "name": "sole-driver#1",
             "file": "output/summary.json",
             "level": 4,
+            "stage": "fairness",
             "path": "fairness_exceptions",
             "equals": [{"volunteer_id": "V16", "assignments": 3}],
         },
@@ -67,6 +70,7 @@ TASK = {
             "name": "callout-swap#1",
             "file": "output/schedule.csv",
             "level": 4,
+            "stage": "callout",
             "where": {"shift_id": "S06"},
             "equals": {"volunteer_id": "V14"},
         },
@@ -81,6 +85,7 @@ TASK = {
             "name": "callout-chain#1",
             "file": "output/schedule.csv",
             "level": 4,
+            "stage": "callout",
             "where": {"shift_id": "S24"},
             "equals": {"volunteer_id": "V12"},
         },
@@ -88,6 +93,7 @@ TASK = {
             "name": "callout-chain#2",
             "file": "output/schedule.csv",
             "level": 4,
+            "stage": "callout",
             "where": {"shift_id": "S30"},
             "equals": {"volunteer_id": "V22"},
         },
@@ -431,7 +437,7 @@ def filled_seats_optimal(run: benchlib.Run) -> None:
     benchlib.expect_equal(len(written(run)), len(expected(run)[2]), "filled seats")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="callout")
 def callout_volunteers_absent(run: benchlib.Run) -> None:
     roster = expected(run)[0]
     present = sorted({v for _, v in written(run) if v in roster.callout})
@@ -444,7 +450,7 @@ def coverage_optimal(run: benchlib.Run) -> None:
     benchlib.expect_equal(got, len({s for s, _ in expected(run)[2]}), "required-skill coverage")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="fairness")
 def fairness_rule_or_justified_exception(run: benchlib.Run) -> None:
     roster, _, best = expected(run)
     pairs = written(run)
@@ -453,7 +459,7 @@ def fairness_rule_or_justified_exception(run: benchlib.Run) -> None:
     benchlib.expect_equal(len(got), len(want), "volunteers outside the fairness band")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="callout")
 def changed_assignments_minimal(run: benchlib.Run) -> None:
     _, baseline, best = expected(run)
     got = changes(baseline, written(run))

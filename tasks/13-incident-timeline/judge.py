@@ -1,10 +1,12 @@
 # generated from task.toml by benchsmith -- edit only the authored region
 """Judge of task 13: Cross-Service Incident Timeline.
 
-Usage: python judge.py --workspace WS [--python EXE] [--fixture-cache DIR]
+Usage: python judge.py --workspace WS [--stage N] [--python EXE] [--fixture-cache DIR]
 
 Runs the candidate's commands on a clean main fixture and on the edge fixture, then prints
-exactly one JSON verdict (spec section 6). The workspace is only read.
+exactly one JSON verdict (spec section 6). The workspace is only read. With --stage N (a
+1-based number or a stage id) it judges the state after stage N with the checks that apply
+by then; without it, the final (scored) verdict.
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ TASK = {
             "name": "schema-drop#1",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "clock-offsets",
             "where": {"event_code": "SCHEMA_CHANGE", "release_id": "2025.04.17.3"},
             "equals": {
                 "service": "deploy",
@@ -91,6 +94,7 @@ TASK = {
             "name": "schema-drop#2",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "clock-offsets",
             "where": {"event_code": "SCHEMA_APPLIED", "release_id": "2025.04.17.3"},
             "equals": {
                 "service": "db",
@@ -124,6 +128,7 @@ TASK = {
             "name": "first-failure#2",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "clock-offsets",
             "where": {"request_id": "7d3e9a41c2b8", "event_code": "UndefinedColumn"},
             "equals": {
                 "service": "orders",
@@ -136,6 +141,7 @@ TASK = {
             "name": "first-failure#3",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "db-batch",
             "where": {"request_id": "7d3e9a41c2b8"},
             "count": 4,
         },
@@ -143,6 +149,7 @@ TASK = {
             "name": "hotfix#1",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "clock-offsets",
             "where": {"event_code": "SCHEMA_CHANGE", "release_id": "2025.04.17.4"},
             "equals": {"utc_time": "2025-04-17T14:17:50.000Z"},
         },
@@ -167,6 +174,7 @@ TASK = {
             "name": "upstream-timeouts#3",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "clock-offsets",
             "where": {"request_id": "5f13b0ae98c4", "event_code": "REQUEST_ABORTED"},
             "equals": {
                 "service": "catalog",
@@ -178,6 +186,7 @@ TASK = {
             "name": "window-edges#1",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "clock-offsets",
             "where": {"service": "db", "raw_time": "2025-04-17 13:59:59.850 UTC"},
             "equals": {"utc_time": "2025-04-17T14:00:00.150Z", "severity": "FATAL"},
         },
@@ -185,6 +194,7 @@ TASK = {
             "name": "window-edges#2",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "clock-offsets",
             "where": {"service": "db", "raw_time": "2025-04-17 14:29:59.800 UTC"},
             "absent": True,
         },
@@ -192,6 +202,7 @@ TASK = {
             "name": "window-edges#3",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "clock-offsets",
             "where": {"service": "deploy", "raw_time": "2025-04-17T14:00:00.900Z"},
             "absent": True,
         },
@@ -199,6 +210,7 @@ TASK = {
             "name": "window-edges#4",
             "file": "output/timeline.csv",
             "level": 4,
+            "stage": "clock-offsets",
             "where": {"service": "deploy", "raw_time": "2025-04-17T14:30:00.900Z"},
             "equals": {"utc_time": "2025-04-17T14:29:59.050Z", "service": "deploy"},
         },
@@ -334,7 +346,8 @@ def matching_lines(path: Path, pattern: re.Pattern[bytes], keep=None):  # type: 
 @functools.cache
 def truth(root: Path) -> dict:
     """The expected timeline of the pristine main fixture, by source, and its key records."""
-    offsets = json.loads((root / "inputs/clock_offsets.json").read_text())["offsets_ms"]
+    clocks = root / "inputs/clock_offsets.json"  # stage clock-offsets brings it: before, none
+    offsets = json.loads(clocks.read_text())["offsets_ms"] if clocks.exists() else {}
     start, end = (epoch_ms(dt.datetime.fromisoformat(w.replace("Z", "+00:00"))) for w in WINDOW)
     files = []
     for folder, dirs, names in os.walk(root / "inputs/logs"):
@@ -411,7 +424,8 @@ def truth(root: Path) -> dict:
         r for r in notable.values()
         if r["event_code"] == "SCHEMA_APPLIED" and r["release_id"] == causal["release_id"]
     ]  # fmt: skip
-    assert "DROP COLUMN" in causal["operation"] and applied and incident, "fixture sanity"
+    # applied is empty before stage db-batch recovers the database batch
+    assert "DROP COLUMN" in causal["operation"] and incident, "fixture sanity"
     return {
         "rows": expected,
         "kinds": kinds,
@@ -527,7 +541,7 @@ def report_failure_anchors(run: benchlib.Run) -> None:
                           "first-error anchor")  # fmt: skip
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="clock-offsets")
 def clock_offsets_applied(run: benchlib.Run) -> None:
     """utc_time = raw timestamp in UTC minus the service's clock offset, on every known row."""
     want = truth(run.source.root)
@@ -559,7 +573,7 @@ def report_line(text: str, label: str) -> str:
     return " ".join(value.strip("`*_ ").rstrip(".").strip("`*_ ").split())
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="clock-offsets")
 def report_root_cause(run: benchlib.Run) -> None:
     """Causal anchor is the deployment SCHEMA_CHANGE, before the first 500; release, operation."""
     want = truth(run.source.root)
@@ -579,7 +593,7 @@ def report_root_cause(run: benchlib.Run) -> None:
         benchlib.expect(rec["source"] in text, f"report does not cite {rec['source']}")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="monitor")
 def monitor_alert(run: benchlib.Run) -> None:
     """The repaired monitor prints exactly one alert, for the replayed pattern, bounded to 90 s."""
     offsets = run.source.json("inputs/clock_offsets.json")["offsets_ms"]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from benchsmith.building import build
+from benchsmith.corpus import read_settings
 from benchsmith.diagnostics import Diagnostic, Severity
 from benchsmith.errors import BenchsmithError
 from benchsmith.lint import lint_paths
@@ -309,3 +311,17 @@ def test_placeholder_witness_patches_are_warnings(make_task: Callable[..., Path]
         ("level3.patch", "BS902", 1),
     }
     assert all(d.severity is Severity.WARNING for d in found)
+
+
+def test_the_corpus_declares_itself_and_bs601_follows_it(tmp_path: Path) -> None:
+    corpus = Path(__file__).resolve().parents[2] / "tasks"
+    settings = read_settings(corpus)
+    assert (corpus / "corpus.toml").is_file() and not settings.complete
+    assert dict(settings.counts) == {"N": 8, "L": 10, "M": 8, "H": 4}
+    assert "BS601" not in codes(lint_paths([corpus], select=frozenset({"BS601"})))
+    copy = tmp_path / "tasks"
+    shutil.copytree(corpus, copy)
+    toml = copy / "corpus.toml"
+    toml.write_text(toml.read_text().replace("complete = false", "complete = true"))
+    found = [d for d in lint_paths([copy], select=frozenset({"BS601"})) if d.code == "BS601"]
+    assert found and all(d.path.endswith("corpus.toml") for d in found)

@@ -196,16 +196,28 @@ class Expectation:
         level: Main-fixture level gated (3 or 4); ignored on the edge fixture.
         spec: The remaining keys (where, path, equals, decimal, count, absent, contains,
             not_contains, exit_code, stream), frozen.
+        stage: Id of the stage that introduces the check (``judge.py --stage N`` applies it
+            from that stage on).
+        until: Id of the last stage the check applies to (``None``: every later stage); a
+            check superseded by a later stage is left out of the final verdict.
     """
 
     name: str
     file: str | None
     level: int
     spec: Mapping[str, Value]
+    stage: str = ""
+    until: str | None = None
 
-    def to_runtime(self) -> dict[str, Any]:
-        """Return the plain mapping judge.py embeds."""
-        return {"name": self.name, "file": self.file, "level": self.level, **thaw(self.spec)}
+    def to_runtime(self, first_stage: str = "") -> dict[str, Any]:
+        """Return the plain mapping judge.py embeds (``stage`` left out when it is
+        ``first_stage``, the runtime's default)."""
+        staged = {"stage": self.stage} if self.stage and self.stage != first_stage else {}
+        if self.until is not None:
+            staged["until"] = self.until
+        return {
+            "name": self.name, "file": self.file, "level": self.level, **staged, **thaw(self.spec)
+        }  # fmt: skip
 
     def private_values(self) -> tuple[Value, ...]:
         """Return the expected values (never the selectors) this expectation pins."""

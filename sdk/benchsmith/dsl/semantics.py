@@ -11,6 +11,7 @@ import ast
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -88,8 +89,10 @@ def build(
     default_stage = stage_ids[0]
     judge_timeout = float(document.get("judge", {}).get("timeout", DEFAULT_JUDGE_TIMEOUT))
     files = _files(b, document.get("files", []), ("files",), stage_ids, default_stage)
-    anchors = _anchors(b, document.get("anchors", []), files)
-    edge = _edge(b, document.get("edge"), stage_ids, default_stage)
+    outputs = _outputs(b, document.get("outputs", []), stage_ids, default_stage)
+    staging = _Staging(stage_ids, {o.path: o.stage for o in outputs})
+    anchors = _anchors(b, document.get("anchors", []), files, staging)
+    edge = _edge(b, document.get("edge"), stage_ids, default_stage, staging)
     spec = TaskSpec(
         id=document["id"],
         slug=document["slug"],
@@ -100,7 +103,7 @@ def build(
         ),
         editable=tuple(document.get("editable", DEFAULT_EDITABLE)),
         commands=_commands(b, document, stage_ids, default_stage, judge_timeout),
-        outputs=_outputs(b, document.get("outputs", []), stage_ids, default_stage),
+        outputs=outputs,
         prose=document["prose"],
         requirements=tuple(document.get("requirements", ())),
         files=files,
@@ -473,7 +476,7 @@ _COLUMN_CHECKS = {
 
 
 def _anchors(
-    b: _Builder, raw: list[Mapping[str, Any]], files: tuple[FileSpec, ...]
+    b: _Builder, raw: list[Mapping[str, Any]], files: tuple[FileSpec, ...], staging: _Staging
 ) -> tuple[Anchor, ...]:
     by_path = {f.path: f for f in files}
     anchors = []
@@ -484,7 +487,12 @@ def _anchors(
         if target is not None:
             key = "records" if "records" in item else "record"
             _check_anchor_file(b, by_path.get(target), target, records, at, key, item.get("at"))
-        expect = _expectations(b, item.get("expect", []), (*at, "expect"), item["name"])
+        anchor_stage = staging.known(b, item.get("stage"), (*at, "stage"))
+        if anchor_stage is None and target in by_path:
+            anchor_stage = by_path[target].stage  # its records arrive with that file
+        expect = _expectations(
+            b, item.get("expect", []), (*at, "expect"), item["name"], staging, anchor_stage
+        )
         anchors.append(
             Anchor(item["name"], target, records, item.get("at"), item.get("why", ""), expect)
         )
@@ -534,8 +542,65 @@ def _check_capacity(b: _Builder, files: tuple[FileSpec, ...], anchors: list[Anch
             b.error(("files", index, "rows"), "filler rows need columns to generate them from")
 
 
+@dataclass(frozen=True, slots=True)
+class _Staging:
+    """What the stage of an expectation defaults to and must respect.
+
+    Attributes:
+        ids: The declared stage ids in order.
+        outputs: The stage of each declared output, by path.
+    """
+
+    ids: list[str]
+    outputs: Mapping[str, str]
+
+    def known(self, b: _Builder, stage: object, at: DocPath) -> str | None:
+        """``stage`` when it names a declared stage (else a located BS102 and ``None``)."""
+        if stage is None:
+            return None
+        if stage not in self.ids:
+            b.error(at, f"unknown stage {stage!r}; declared stages: {self.ids}")
+            return None
+        return str(stage)
+
+    def number(self, stage: str) -> int:
+        """The 1-based number of the declared stage ``stage``."""
+        return self.ids.index(stage) + 1
+
+    def of(
+        self, b: _Builder, item: Mapping[str, Any], at: DocPath, default: str | None
+    ) -> tuple[str, str | None]:
+        """The stage that introduces the expectation ``item`` and the last one it applies to.
+
+        The stage defaults to the later of ``default`` (the anchor's: its ``stage``, else the
+        stage of the fixture file holding its records) and the stage of the output the
+        expectation reads, else to the first stage. A stage before its output's is an error:
+        the output does not exist yet.
+        """
+        output_stage = self.outputs.get(item.get("file") or "")
+        stage = self.known(b, item.get("stage"), (*at, "stage"))
+        if stage is None:
+            known = [s for s in (default, output_stage) if s is not None]
+            stage = max(known, key=self.number) if known else self.ids[0]
+        elif output_stage and self.number(stage) < self.number(output_stage):
+            b.error(
+                (*at, "stage"),
+                f"stage {stage!r} comes before {output_stage!r}, the stage that introduces "
+                f"{item['file']}",
+            )
+        until = self.known(b, item.get("until"), (*at, "until"))
+        if until is not None and self.number(until) < self.number(stage):
+            b.error((*at, "until"), f"until {until!r} comes before the check's stage {stage!r}")
+        return stage, until
+
+
 def _expectations(
-    b: _Builder, raw: list[Mapping[str, Any]], where: DocPath, owner: str
+    b: _Builder,
+    raw: list[Mapping[str, Any]],
+    where: DocPath,
+    owner: str,
+    staging: _Staging,
+    default_stage: str | None = None,
 ) -> tuple[Expectation, ...]:
     found = []
     for index, item in enumerate(raw):
@@ -552,8 +617,10 @@ def _expectations(
         if "where" in item and "equals" in item and not isinstance(item["equals"], Mapping):
             b.error((*at, "equals"), "with where, equals is a table of field = value")
         name = item.get("name") or f"{owner}#{index + 1}"
-        spec = freeze({k: v for k, v in item.items() if k not in ("name", "file", "level")})
-        found.append(Expectation(name, item.get("file"), item.get("level", 4), spec))
+        stage, until = staging.of(b, item, at, default_stage)
+        own = ("name", "file", "level", "stage", "until")
+        spec = freeze({k: v for k, v in item.items() if k not in own})
+        found.append(Expectation(name, item.get("file"), item.get("level", 4), spec, stage, until))
     return tuple(found)
 
 
@@ -571,12 +638,16 @@ def _check_stream_expectation(
 
 
 def _edge(
-    b: _Builder, raw: Mapping[str, Any] | None, stage_ids: list[str], default: str
+    b: _Builder,
+    raw: Mapping[str, Any] | None,
+    stage_ids: list[str],
+    default: str,
+    staging: _Staging,
 ) -> Edge | None:
     if raw is None:
         return None
     files = _files(b, raw.get("files", []), ("edge", "files"), stage_ids, default)
-    expect = _expectations(b, raw.get("expect", []), ("edge", "expect"), "edge")
+    expect = _expectations(b, raw.get("expect", []), ("edge", "expect"), "edge", staging)
     return Edge(raw["rule"], raw.get("include_visible", True), files, expect)
 
 

@@ -63,6 +63,7 @@ def seed_data(spec: TaskSpec) -> dict[str, Any]:
 
 def judge_data(spec: TaskSpec) -> dict[str, Any]:
     """The data judge.py embeds: commands, outputs and the private expectations."""
+    first = spec.stages[0].id
     return {
         "id": spec.id,
         "slug": spec.slug,
@@ -70,8 +71,8 @@ def judge_data(spec: TaskSpec) -> dict[str, Any]:
         "editable": list(spec.editable),
         "commands": [c.to_runtime() for c in spec.commands],
         "outputs": [o.to_runtime() for o in spec.outputs],
-        "expect": [e.to_runtime() for a in spec.anchors for e in a.expect],
-        "edge_expect": [e.to_runtime() for e in (spec.edge.expect if spec.edge else ())],
+        "expect": [e.to_runtime(first) for a in spec.anchors for e in a.expect],
+        "edge_expect": [e.to_runtime(first) for e in (spec.edge.expect if spec.edge else ())],
         "edge_include_visible": spec.edge.include_visible if spec.edge else True,
         "services": [s.to_runtime() for s in spec.services],
     }
