@@ -70,11 +70,19 @@ corpus: sandbox $(STAMP)
 	$(BIN)/benchsmith check --all -j 2
 
 # Mutation analysis of the judges: no mutant of a reference may score 5, every equivalent
-# mutant is justified, every expected value is load-bearing.
-# TODO(tasks): run it over the corpus too (`$(BIN)/benchsmith audit --all --strict -j 2`) once
-# the corpus tasks are fixed; until then only the examples are held to it.
+# mutant is justified, every expected value is load-bearing. The examples run every mutant;
+# the corpus runs a seeded sample of AUDIT_SAMPLE generated mutants per task (every operator
+# represented, authored mutants all), which keeps `make test` within CI's budget (task 13
+# alone has 581 mutants at about 10 s each). Before a task is merged its author runs
+# `benchsmith audit N --strict --full`.
+# Tasks 06 and 13 still have unjustified equivalent mutants (one survivor in 06): until they
+# are fixed, AUDITED lists every other corpus task; `make audit AUDITED=--all` audits all.
+AUDIT_SAMPLE ?= 20
+AUDIT_SEED ?= 0
+AUDITED ?= 1 2 4 5 7 8 14 15
 audit: sandbox $(STAMP)
-	$(BIN)/benchsmith audit --all --corpus examples --strict -j 2
+	$(BIN)/benchsmith audit --all --corpus examples --strict -j 2 --full
+	$(BIN)/benchsmith audit $(AUDITED) --strict -j 2 --sample $(AUDIT_SAMPLE) --seed $(AUDIT_SEED)
 
 test: lint typecheck unit corpus audit
 

@@ -593,6 +593,20 @@ def report_root_cause(run: benchlib.Run) -> None:
         benchlib.expect(rec["source"] in text, f"report does not cite {rec['source']}")
 
 
+@judge.check(level=4)
+def failure_sequence_cites_the_anchors(run: benchlib.Run) -> None:
+    """The Failure sequence cites the causal, first-error and first-failure records in order."""
+    want = truth(run.source.root)
+    text = report_sections(run)["Failure sequence"]
+    found = []
+    for label in ("causal", "first_error", "first_failure"):
+        source = want[label]["source"]
+        cited = re.search(rf"(?<![\w/.-]){re.escape(source)}(?!\d)", text)
+        benchlib.expect(cited, f"Failure sequence: does not cite the {label} record {source}")
+        found.append(cited.start() if cited else -1)
+    benchlib.expect(found == sorted(found), "Failure sequence: anchor records out of time order")
+
+
 @judge.check(level=4, stage="monitor")
 def monitor_alert(run: benchlib.Run) -> None:
     """The repaired monitor prints exactly one alert, for the replayed pattern, bounded to 90 s."""

@@ -380,23 +380,18 @@ def write_report(path: Path, analysis: Analysis) -> None:
     column_match = MISSING_COLUMN.search(error_line)
     column = column_match.group(1) if column_match else ""
     drop = re.compile(rf"\bDROP\s+COLUMN\s+(IF\s+EXISTS\s+)?\"?{re.escape(column)}\"?\b", re.I)
-    schema_changes, applied, other_schema = [], [], []
+    schema_changes, applied = [], []
     for r in rows:
         if r[6] == "SCHEMA_CHANGE" and r[2] == "deploy":
             operation = json.loads(analysis.lines[(r[7], r[8])]).get("operation", "")
-            (schema_changes if column and drop.search(operation) else other_schema).append(
-                (r, operation)
-            )
+            if column and drop.search(operation):
+                schema_changes.append((r, operation))
         elif r[6] == "SCHEMA_APPLIED" and column and drop.search(analysis.lines[(r[7], r[8])]):
             applied.append(r)
     causal, operation = schema_changes[0] if schema_changes else (first_error, "")
     release = causal[5]
     failures = len(analysis.failed)
     last = incident[-1]
-    add = re.compile(rf"ADD\s+COLUMN\s+\"?{re.escape(column)}\b", re.I)
-    later_fix = [
-        (r, op) for r, op in other_schema if r[0] > causal[0] and column and add.search(op)
-    ]
 
     seq = []
     if schema_changes:
@@ -422,13 +417,6 @@ def write_report(path: Path, analysis: Analysis) -> None:
         f"- {len(incident)} of the {failures} failed requests in the window fail with "
         f"{error_code}; the last one at {utc_text(last[0])} ({cite(last)})."
     )
-    for r, op in later_fix:
-        seq.append(f"- {utc_text(r[0])} release {r[5]} runs `{op}` ({cite(r)}); the failures stop.")
-    others = failures - len(incident)
-    if others:
-        seq.append(
-            f"- {others} other failed request(s) in the window are unrelated (different errors)."
-        )
 
     lines += [f"Window: {window}.", "", "## Failure sequence", "", *seq, ""]
     lines += [
