@@ -488,11 +488,17 @@ def candidate_orders(run: benchlib.Run) -> list[dict]:
     return orders
 
 
+ORDER_KEYS = ["arrival_date", "lines", "supplier_id", "total_cases", "warehouse"]
+
+
 def order_view(order: dict, what: str) -> dict:
+    benchlib.expect_equal(sorted(order), ORDER_KEYS, f"{what}: keys")
     lines = order.get("lines")
     benchlib.expect(
         isinstance(lines, list) and all(isinstance(x, dict) for x in lines), f"{what}: lines"
     )
+    for line in lines:
+        benchlib.expect_equal(sorted(line), ["cases", "quantity", "sku"], f"{what}: keys of a line")
     return {
         "supplier_id": order.get("supplier_id"),
         "warehouse": order.get("warehouse"),
@@ -539,6 +545,7 @@ def case_packs_and_minimums(run: benchlib.Run) -> None:
     """Every order's lines (sku, cases, quantity) and its total_cases recomputed."""
     got = candidate_orders(run)
     want = plan(run).orders
+    benchlib.expect_equal(sorted(run.json(ORDERS)), ["as_of", "orders"], "top-level keys")
     benchlib.expect_equal(len(got), len(want), "number of orders")
     for have, wanted in zip(got, want, strict=True):
         what = f"order {wanted['supplier_id']}/{wanted['warehouse']}"

@@ -46,12 +46,12 @@ class Plan:
             day = dt.date.fromisoformat(row["date"])
             if first <= day < as_of:
                 key = (row["sku"], row["warehouse"])
-                self.total[key] = self.total.get(key, 0) + int(row["quantity"])
+                self.total[key] += int(row["quantity"])
         self.inbound = dict.fromkeys(self.pairs, 0)
         for row in read_csv(inputs / "open_pos.csv"):
             key = (row["sku"], row["warehouse"])
             if dt.date.fromisoformat(row["expected_date"]) <= self.boundary(row["sku"]):
-                self.inbound[key] = self.inbound.get(key, 0) + int(row["quantity"])
+                self.inbound[key] += int(row["quantity"])
         self.position = {k: self.on_hand[k] + self.inbound[k] for k in self.pairs}
         constraints_path = inputs / "constraints.json"
         self.constraints = (
@@ -84,17 +84,12 @@ class Plan:
 
     def transfer(self) -> None:
         sent = dict.fromkeys(self.pairs, 0)
-        warehouses = sorted({w for _, w in self.pairs})
         for sku, to in self.pairs:
             recipient = (sku, to)
-            need = max(0, (self.target_numerator(recipient) - WINDOW * self.position[recipient]))
-            need //= WINDOW
-            if need <= 0:
-                continue
+            # a need of zero or below never moves a unit: the quantity below is not positive
+            need = (self.target_numerator(recipient) - WINDOW * self.position[recipient]) // WINDOW
             donors = sorted(
-                (Decimal(self.lanes[w, to]), w)
-                for w in warehouses
-                if w != to and (w, to) in self.lanes and (sku, w) in self.position
+                (Decimal(cost), w) for (w, dest), cost in self.lanes.items() if dest == to
             )
             for _, source in donors:
                 donor = (sku, source)
@@ -116,8 +111,6 @@ class Plan:
                         "cost_per_unit": self.lanes[source, to],
                     }
                 )
-                if need == 0:
-                    break
         self.transfers.sort(key=lambda t: (t["sku"], t["to_warehouse"], t["from_warehouse"]))
 
     def arrival(self, supplier_id: str) -> dt.date:
@@ -140,7 +133,7 @@ class Plan:
         cases: dict[tuple[str, str], int] = {}
         for key in self.pairs:
             short = self.target_numerator(key) - WINDOW * self.position[key]
-            units = ceil_div(short, WINDOW) if short > 0 else 0
+            units = max(0, ceil_div(short, WINDOW))
             pack = int(self.products[key[0]]["case_pack"])
             cases[key] = ceil_div(units, pack)
         groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -158,7 +151,7 @@ class Plan:
                 return self.target_numerator(key) - WINDOW * (self.position[key] + bought)
 
             while sum(cases[k] for k in keys) < minimum:
-                best = min(keys, key=lambda k: (-uncovered(k), k[0]))
+                best = min(keys, key=lambda k: (-uncovered(k), k))
                 cases[best] += 1
             lines = [
                 {
@@ -166,7 +159,7 @@ class Plan:
                     "cases": cases[sku, warehouse],
                     "quantity": cases[sku, warehouse] * int(self.products[sku]["case_pack"]),
                 }
-                for sku, _ in sorted(keys)
+                for sku, _ in keys
             ]
             orders.append(
                 {
@@ -188,8 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", required=True, type=Path)
     args = parser.parse_args(argv)
     plan = Plan(args.inputs, args.as_of)
-    if plan.lanes:
-        plan.transfer()
+    plan.transfer()
     quantities, orders = plan.purchase()
     args.output.mkdir(parents=True, exist_ok=True)
     with (args.output / "reorder.csv").open("w", newline="", encoding="utf-8") as stream:
@@ -221,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.output / "supplier_orders.json").write_text(
         json.dumps(document, indent=2) + "\n", encoding="utf-8"
     )
-    if plan.lanes or (args.inputs / "transfer_costs.csv").exists():
+    if (args.inputs / "transfer_costs.csv").exists():
         header = ["sku", "from_warehouse", "to_warehouse", "quantity", "cost_per_unit"]
         with (args.output / "transfers.csv").open("w", newline="", encoding="utf-8") as stream:
             writer = csv.DictWriter(stream, header, lineterminator="\n")
