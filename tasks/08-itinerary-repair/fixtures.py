@@ -24,6 +24,7 @@ AIRPORTS = [
     ("LGW", "London Gatwick", "London", "airport", "Europe/London"),
     ("LHR", "London Heathrow", "London", "airport", "Europe/London"),
     ("QPP", "Berlin Hauptbahnhof", "Berlin", "rail", "Europe/Berlin"),
+    ("QQP", "London Paddington", "London", "rail", "Europe/London"),
     ("QQS", "London St Pancras International", "London", "rail", "Europe/London"),
     ("XHP", "Paris Gare de l'Est", "Paris", "rail", "Europe/Paris"),
     ("XPG", "Paris Gare du Nord", "Paris", "rail", "Europe/Paris"),
@@ -38,7 +39,7 @@ RULES = {
         "flight": {"flight": 60, "train": 75},
         "train": {"flight": 90, "train": 15},
     },
-    "airport_minimum_connection_minutes": {"FRA": 45, "LHR": 90},
+    "airport_minimum_connection_minutes": {"FRA": 45, "LHR": 90, "ZRH": 120},
     "airport_change_minimum_minutes": 180,
 }
 
@@ -98,6 +99,15 @@ SEGMENTS = [
     _move("F100", "flight", "B6 2105", "JB0M4X", "BOS-LGA", "2025-03-24T12:00 2025-03-24T13:30"),
     # overnight flight: it covers the night of 2025-03-24
     _move("F101", "flight", "BA 178", "K7QX2M", "JFK-LHR", "2025-03-24T19:30 2025-03-25T07:35"),
+    # flight>train: 80 minutes at Heathrow are enough (75; the LHR minimum is for flights)
+    _move(
+        "T200",
+        "train",
+        "Heathrow Express",
+        "HEX-7781",
+        "LHR-QQP",
+        "2025-03-25T08:55 2025-03-25T09:10",
+    ),
     _do("A402", "Client workshop, Canary Wharf", "", LON, "2025-03-25T10:00 2025-03-25T17:00"),
     # the same hotel booked twice (two booking references): a duplicate, not an overlap
     _stay("H301", "Strand Palace Hotel", "SPH-55810", LON, "2025-03-25T18:00 2025-03-27T07:15"),
@@ -124,11 +134,13 @@ SEGMENTS = [
     # one night in Paris only: the night of 2025-03-28 has no lodging
     _stay("H303", "Hotel du Petit Moulin", "HPM-7745", PAR, "2025-03-27T11:30 2025-03-28T10:00"),
     _do("A406", "Workshop at the Paris office", "", PAR, "2025-03-27T13:00 2025-03-27T18:00"),
-    # train to Frankfurt, then a flight 80 minutes later: train>flight needs 90
+    # a cruise past midnight: activities never cover a night
+    _do("A410", "Night cruise on the Seine", "BM-60177", PAR, "2025-03-28T22:00 2025-03-29T01:00"),
+    # train to Frankfurt, then a flight 89 minutes later: train>flight needs 90
     _move(
         "T202", "train", "TGV 9553", "SNCF-QT0221", "XHP-ZRB", "2025-03-29T09:55 2025-03-29T13:45"
     ),
-    _move("F102", "flight", "LH 190", "LH4K2P9", "FRA-BER", "2025-03-29T15:05 2025-03-29T16:15"),
+    _move("F102", "flight", "LH 190", "LH4K2P9", "FRA-BER", "2025-03-29T15:14 2025-03-29T16:24"),
     # a Berlin stay across the daylight-saving switch; its check-out is after F103 leaves
     _stay("H304", "Hotel Adlon Kempinski", "ADL-90217", BER, "2025-03-29T17:30 2025-03-31T09:00"),
     # 10:00 CEST and 17:00 JST are both 08:00Z: tie broken by segment_id
@@ -145,13 +157,16 @@ SEGMENTS = [
     _move("F104", "flight", "LH 1190", "LH4K2P9", "FRA-ZRH", "2025-03-31T10:50 2025-03-31T11:50"),
     _stay("H305", "Hotel Schweizerhof", "SHZ-10388", ZUR, "2025-03-31T13:00 2025-04-02T07:15"),
     _do("A409", "Board meeting", "", ZUR, "2025-04-01T09:00 2025-04-01T16:00"),
-    # a second Zurich hotel (another name) the same night: hotel stays overlap
-    _stay("H306", "Baur au Lac", "BAL-3390", ZUR, "2025-04-01T20:00 2025-04-02T07:15"),
+    # the same hotel booked again from another day: an overlap, not a duplicate
+    _stay("H306", "Hotel Schweizerhof", "BKG-2240518", ZUR, "2025-04-01T20:00 2025-04-02T07:15"),
     # to the airport by train: 98 minutes before F105 (train>flight needs 90)
     _move("T203", "train", "S16 18234", "SBB-5521", "ZLP-ZRH", "2025-04-02T07:30 2025-04-02T07:42"),
     # LCY to LHR: an airport change with exactly the 180 minutes it needs
     _move("F105", "flight", "LX 456", "LX77TR1", "ZRH-LCY", "2025-04-02T09:20 2025-04-02T10:05"),
     _move("F106", "flight", "BA 115", "K7QX2M", "LHR-JFK", "2025-04-02T13:05 2025-04-02T15:55"),
+    # home to Boston from LaGuardia: an airport change with time to spare (still after F106's
+    # delay), reported although nothing is short
+    _move("F107", "flight", "B6 1117", "JB0M4X", "LGA-BOS", "2025-04-02T20:30 2025-04-02T21:45"),
 ]
 
 UPDATES = [
@@ -177,6 +192,8 @@ UPDATES = [
     {"segment_id": "F106", "revision": 9, "status": "cancelled", "changes": {}},
     {"segment_id": "F106", "revision": 10, "status": "revised",
      "changes": {"depart": "2025-04-02T13:35", "arrive": "2025-04-02T16:25"}},
+    # the Heathrow Express is cancelled: F101 > T200 is broken
+    {"segment_id": "T200", "revision": 1, "status": "cancelled", "changes": {}},
     # the train to the airport is cancelled: its connection is not broken (no inbound left)
     {"segment_id": "T203", "revision": 1, "status": "cancelled", "changes": {}},
     # F105 is delayed: 160 minutes to F106 after an airport change (180 needed)
@@ -194,6 +211,13 @@ ALTERNATIVES = [
     "ALT-13|F104|flight|LX 1073|FRA|ZRH|2025-03-31T11:30|2025-03-31T12:20|120.00",
     "ALT-11|F104|flight|LX 1071|FRA|ZRH|2025-03-31T10:50|2025-03-31T11:55|210.00",
     "ALT-12|F104|flight|LH 1192|FRA|ZRH|2025-03-31T11:15|2025-03-31T12:20|95.00",
+    # for T200: ALT-40 leaves too soon (65 < 75); ALT-42 and ALT-43 tie on arrival and price
+    "ALT-43|T200|train|Heathrow Express|LHR|QQP|2025-03-25T09:10|2025-03-25T09:25|25.00",
+    "ALT-40|T200|train|Heathrow Express|LHR|QQP|2025-03-25T08:40|2025-03-25T08:55|25.00",
+    "ALT-41|T200|train|Elizabeth line|LHR|QQP|2025-03-25T09:00|2025-03-25T09:30|12.80",
+    "ALT-42|T200|train|Heathrow Express|LHR|QQP|2025-03-25T09:10|2025-03-25T09:25|25.00",
+    # for T203, whose cancellation breaks no connection: never used
+    "ALT-51|T203|train|S2 18240|ZLP|ZRH|2025-04-02T14:00|2025-04-02T14:12|4.40",
     # for F102 (never broken by the update: it was already short of time)
     "ALT-21|F102|flight|EW 8040|FRA|BER|2025-03-29T16:30|2025-03-29T17:40|140.00",
     # for F106: none satisfies the rules after F105 arrives at 09:55Z in London City
@@ -202,6 +226,9 @@ ALTERNATIVES = [
 ]
 
 EDGE_SEGMENTS = [
+    # a flight arriving exactly when the airport train leaves: touching, and a connection
+    _move("F900", "flight", "LX 317", "LX9PL04", "LHR-ZRH", "2025-04-01T13:05 2025-04-01T16:40"),
+    _move("T900", "train", "S16 18177", "SBB-1187", "ZRH-ZLP", "2025-04-01T16:40 2025-04-01T16:52"),
     _stay("H901", "Hotel Limmat", "LIM-2207", ZUR, "2025-04-01T18:00 2025-04-02T09:12"),
     _do("A901", "Breakfast with Ruth", "", ZUR, "2025-04-02T08:30 2025-04-02T09:13"),
     _move("T901", "train", "S2 18916", "SBB-1188", "ZLP-ZRH", "2025-04-02T09:12 2025-04-02T09:24"),
