@@ -115,13 +115,14 @@ SEGMENTS = [
     # activities during a hotel stay are fine; these two overlap each other
     _do("A403", "Dinner with Harrow & Co", "OT-88213", LON, "2025-03-26T19:00 2025-03-26T21:30"),
     _do("A404", "Theatre: Hamlet", "NT-40412", LON, "2025-03-26T21:00 2025-03-26T23:30"),
-    # a Singapore-time call (07:30Z) overlaps the Eurostar (07:31Z): only UTC shows it
+    # a Singapore-time call (08:00Z) during the Eurostar (07:31Z): only UTC shows it, and the
+    # pair is written [T201, A405] (timeline order, not ID order)
     _do(
         "A405",
         "Call with the Singapore office",
         "",
         "Asia/Singapore",
-        "2025-03-27T15:30 2025-03-27T16:00",
+        "2025-03-27T16:00 2025-03-27T16:30",
     ),
     _move(
         "T201",
