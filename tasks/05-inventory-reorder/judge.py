@@ -1,10 +1,12 @@
 # generated from task.toml by benchsmith -- edit only the authored region
 """Judge of task 5: Inventory Reorder and Transfer Plan.
 
-Usage: python judge.py --workspace WS [--python EXE] [--fixture-cache DIR]
+Usage: python judge.py --workspace WS [--stage N] [--python EXE] [--fixture-cache DIR]
 
 Runs the candidate's commands on a clean main fixture and on the edge fixture, then prints
-exactly one JSON verdict (spec section 6). The workspace is only read.
+exactly one JSON verdict (spec section 6). The workspace is only read. With --stage N (a
+1-based number or a stage id) it judges the state after stage N with the checks that apply
+by then; without it, the final (scored) verdict.
 """
 
 from __future__ import annotations
@@ -98,6 +100,7 @@ TASK = {
             "name": "exact-target#2",
             "file": "output/transfers.csv",
             "level": 4,
+            "stage": "transfers",
             "where": {"sku": "SKU-1013"},
             "equals": {"from_warehouse": "ATL", "to_warehouse": "DAL", "quantity": "5"},
         },
@@ -112,6 +115,7 @@ TASK = {
             "name": "two-donors#1",
             "file": "output/transfers.csv",
             "level": 4,
+            "stage": "transfers",
             "where": {"sku": "SKU-1031", "from_warehouse": "ATL"},
             "equals": {"to_warehouse": "DAL", "quantity": "14", "cost_per_unit": "0.85"},
         },
@@ -119,6 +123,7 @@ TASK = {
             "name": "two-donors#2",
             "file": "output/transfers.csv",
             "level": 4,
+            "stage": "transfers",
             "where": {"sku": "SKU-1031", "from_warehouse": "CHI"},
             "equals": {"to_warehouse": "DAL", "quantity": "50"},
         },
@@ -133,6 +138,7 @@ TASK = {
             "name": "no-overshoot#1",
             "file": "output/transfers.csv",
             "level": 4,
+            "stage": "transfers",
             "where": {"sku": "SKU-1044"},
             "equals": {
                 "from_warehouse": "ATL",
@@ -273,6 +279,7 @@ TASK = {
             "name": "edge#4",
             "file": "output/transfers.csv",
             "level": 4,
+            "stage": "transfers",
             "where": {"sku": "SKU-2002"},
             "absent": True,
         },

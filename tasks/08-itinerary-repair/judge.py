@@ -1,10 +1,12 @@
 # generated from task.toml by benchsmith -- edit only the authored region
 """Judge of task 8: Travel Itinerary Repair.
 
-Usage: python judge.py --workspace WS [--python EXE] [--fixture-cache DIR]
+Usage: python judge.py --workspace WS [--stage N] [--python EXE] [--fixture-cache DIR]
 
 Runs the candidate's commands on a clean main fixture and on the edge fixture, then prints
-exactly one JSON verdict (spec section 6). The workspace is only read.
+exactly one JSON verdict (spec section 6). The workspace is only read. With --stage N (a
+1-based number or a stage id) it judges the state after stage N with the checks that apply
+by then; without it, the final (scored) verdict.
 """
 
 from __future__ import annotations
