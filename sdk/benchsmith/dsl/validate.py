@@ -64,7 +64,11 @@ def _describe(error: ValidationError) -> str:
     schema = error.schema if isinstance(error.schema, Mapping) else {}
     kind = error.validator
     if kind == "type":
-        return f"{where}: expected {_expected_types(schema)}, got {_typename(error.instance)}"
+        message = f"{where}: expected {_expected_types(schema)}, got {_typename(error.instance)}"
+        if schema.get("type") == "array" and isinstance(error.instance, Mapping):
+            key = str(error.absolute_path[-1]) if error.absolute_path else "it"
+            message += f"; write {key} = [{{ ... }}], an array of tables, even for one"
+        return message
     if kind == "enum":
         choices = ", ".join(repr(c) for c in schema["enum"])
         return f"{where}: {error.instance!r} is not allowed; expected one of {choices}"
