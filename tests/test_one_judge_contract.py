@@ -61,8 +61,9 @@ def test_run_records_a_debug_line_before_the_verdict_as_an_error(
     chatty_task: Path, tmp_path: Path
 ) -> None:
     runs = tmp_path / "runs"
+    # --force: the judge is edited by hand on purpose, which run otherwise refuses (BS504)
     result = invoke("run", chatty_task, "--agent", "replay", "--runs", runs, "--json",
-                    "--archive", "none")  # fmt: skip
+                    "--archive", "none", "--force")  # fmt: skip
     assert result.exit_code == 1, result.output
     (record,) = json.loads(result.stdout)
     assert (record["status"], record["progress_level"]) == ("error", 0)
@@ -80,7 +81,7 @@ def test_check_refuses_a_judge_command_without_the_workspace(blind_task: Path) -
 def test_run_refuses_a_judge_command_without_the_workspace(
     blind_task: Path, tmp_path: Path
 ) -> None:
-    result = invoke("run", blind_task, "--agent", "replay", "--runs", tmp_path / "runs")
+    result = invoke("run", blind_task, "--agent", "replay", "--runs", tmp_path / "runs", "--force")
     assert result.exit_code == 1
     assert f"scenario.json: {NO_WORKSPACE}" in result.output
     assert not (tmp_path / "runs").exists()  # refused before any agent ran

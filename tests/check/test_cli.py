@@ -13,7 +13,7 @@ def test_an_unknown_control_is_a_usage_error() -> None:
 
 def test_no_task_is_an_error() -> None:
     result = invoke("check")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error (README, Exit codes)
     assert "no task given" in result.stderr
 
 
