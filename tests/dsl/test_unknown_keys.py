@@ -111,6 +111,19 @@ def test_an_anchor_position_past_the_end_of_its_file_is_an_error(at: int, fine: 
     assert "write at = 4" in message
 
 
+@pytest.mark.parametrize("extra", ["at = 2", ""])
+def test_an_anchor_position_in_a_sorted_file_is_an_error(extra: str) -> None:
+    sorted_file = 'columns.value = { int = [1, 9] }\nsort_by = ["value"]'
+    text = with_anchor(extra).replace("columns.value = { int = [1, 9] }", sorted_file)
+    found = findings(text)
+    if not extra:
+        assert found == []  # a sorted file takes spread anchors
+        return
+    [(line, _, message)] = found
+    assert line == text.splitlines().index(extra) + 1
+    assert "anchors[0].at = 2 has no effect: inputs/data.csv is sorted by value" in message
+
+
 def test_the_cli_shows_the_suggestion(
     make_task: Callable[..., Path], cli: Callable[..., object]
 ) -> None:

@@ -523,6 +523,14 @@ def _check_anchor_file(
             f"positions 0 to {spec.rows - 1}), where seed.py would quietly put the record last; "
             f"write at = {spec.rows - 1} for the last row, or leave at out to spread the anchors",
         )
+    if position is not None and spec.sort_by:
+        keys = ", ".join(spec.sort_by)
+        b.error(
+            (*at, "at"),
+            f"{dotted((*at, 'at'))} = {position} has no effect: {target} is sorted by {keys} "
+            "after the anchors are placed, so the record lands where its sort key puts it; "
+            "leave at out, or drop sort_by from the file",
+        )
 
 
 def _check_capacity(b: _Builder, files: tuple[FileSpec, ...], anchors: list[Anchor]) -> None:
