@@ -311,9 +311,29 @@ def run(
     )  # fmt: skip
     check_options(options)
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
+    _refuse_runs_inside(task_dirs, Path(runs))
     if not force:
         _refuse_stale(task_dirs)
     return run_batch(task_dirs, options, on_start=on_start, on_finish=on_finish)
+
+
+def _refuse_runs_inside(task_dirs: Sequence[Path], runs: Path) -> None:
+    """Refuse a runs folder inside a task folder (``benchsmith run .`` from within a task).
+
+    Raises:
+        UsageError: Naming the task folder and what to pass instead.
+    """
+    from benchsmith.diagnostics import display_path
+    from benchsmith.errors import UsageError
+
+    where = runs.resolve()
+    for task_dir in task_dirs:
+        if where.is_relative_to(task_dir.resolve()):
+            raise UsageError(
+                f"--runs {display_path(runs)} is inside the task folder "
+                f"{display_path(task_dir)}: its records would become part of the task; "
+                "pass --runs with a folder outside it (e.g. --runs ../../runs)"
+            )
 
 
 def _refuse_stale(task_dirs: Sequence[Path]) -> None:

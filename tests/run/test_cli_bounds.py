@@ -31,6 +31,22 @@ def test_absurd_numbers_are_refused_at_once(
     assert not (tmp_path / "runs").exists()
 
 
+@pytest.mark.parametrize("runs", [None, "runs", "sub/runs"])
+def test_a_runs_folder_inside_the_task_is_refused(
+    cli: Callable[..., Result],
+    example_copy: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    runs: str | None,
+) -> None:
+    task = example_copy("01-grade-summary")
+    before = sorted(p.relative_to(task) for p in task.rglob("*"))
+    monkeypatch.chdir(task)  # `benchsmith run .` from inside the task folder
+    result = cli("run", ".", "--agent", "nop", *(["--runs", runs] if runs else []))
+    assert result.exit_code == 2, result.output
+    assert "is inside the task folder" in result.output and "--runs ../../runs" in result.output
+    assert sorted(p.relative_to(task) for p in task.rglob("*")) == before
+
+
 @pytest.mark.parametrize("command", ["run", "report"])
 def test_runs_that_is_a_file(cli: Callable[..., Result], tmp_path: Path, command: str) -> None:
     runs = tmp_path / "runs"
