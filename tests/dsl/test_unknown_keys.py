@@ -124,6 +124,14 @@ def test_an_anchor_position_in_a_sorted_file_is_an_error(extra: str) -> None:
     assert "anchors[0].at = 2 has no effect: inputs/data.csv is sorted by value" in message
 
 
+def test_path_and_where_together_select_rows_of_a_json_list() -> None:
+    expect = (
+        'expect = [{ file = "output/total.json", path = "rows", where = { key = "K900" }, '
+        "equals = { value = 3 } }]"
+    )
+    assert findings(with_anchor(expect)) == []  # CONTRIBUTING: `path` + `where` + ...
+
+
 def test_the_cli_shows_the_suggestion(
     make_task: Callable[..., Path], cli: Callable[..., object]
 ) -> None:

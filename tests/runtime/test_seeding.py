@@ -57,6 +57,22 @@ def test_path_absent_expectation(tmp_path: Path) -> None:
         benchlib.check_expectation(run, {**spec, "path": "2025-01.Food"})
 
 
+def test_path_where_expectations_select_rows_of_a_json_list(tmp_path: Path) -> None:
+    document = '{"plan": {"rows": [{"sku": "A", "qty": 2}, {"sku": "B", "qty": 0}]}}'
+    (tmp_path / "out.json").write_text(document, "utf-8")
+    run = benchlib.Run("main", tmp_path, benchlib.Files(tmp_path), benchlib.Files(tmp_path))
+    rows = {"file": "out.json", "path": "plan.rows"}
+    benchlib.check_expectation(run, {**rows, "where": {"sku": "A"}, "equals": {"qty": 2}})
+    benchlib.check_expectation(run, {**rows, "where": {"sku": "C"}, "absent": True})
+    benchlib.check_expectation(run, {**rows, "where": {"qty": 0}, "count": 1})
+    with pytest.raises(benchlib.CheckFailed, match="qty"):
+        benchlib.check_expectation(run, {**rows, "where": {"sku": "B"}, "equals": {"qty": 1}})
+    with pytest.raises(benchlib.CheckFailed, match="expected none, found 1"):
+        benchlib.check_expectation(run, {**rows, "where": {"sku": "B"}, "absent": True})
+    with pytest.raises(benchlib.CheckFailed, match="not a list of records"):
+        benchlib.check_expectation(run, {**rows, "path": "plan", "where": {"sku": "A"}, "count": 1})
+
+
 def _declared(fmt: str, path: str) -> dict[str, object]:
     return {
         "path": path,

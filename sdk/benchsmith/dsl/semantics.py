@@ -620,8 +620,6 @@ def _expectations(
             _check_stream_expectation(b, item, asserted, at)
         elif "file" not in item and asserted != ["exit_code"]:
             b.error(at, "an expectation needs the file it reads")
-        if "where" in item and "path" in item:
-            b.error(at, "use either where (rows) or path (JSON value), not both")
         if "where" in item and "equals" in item and not isinstance(item["equals"], Mapping):
             b.error((*at, "equals"), "with where, equals is a table of field = value")
         name = item.get("name") or f"{owner}#{index + 1}"
