@@ -14,7 +14,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchsmith.run.metrics import Spec, specs
-from benchsmith.run.report import LEVELS, Comparison, ComparisonRow, Figures, Report, SummaryRow
+from benchsmith.run.report import (
+    LEVELS,
+    Comparison,
+    ComparisonRow,
+    Figures,
+    Report,
+    Retention,
+    RunMetrics,
+    SummaryRow,
+)
 from benchsmith.tables import (
     LEVEL,
     RUN,
@@ -28,6 +37,10 @@ from benchsmith.tables import (
 from benchsmith.tables import LEVELS as LEVELS_WORD
 
 Column = tuple[str, Callable[[SummaryRow], str]]
+
+RETAINED = "retained"
+"""Header of the retention column: compactions after which every check that passed before
+still passed at the end, of those where it can be told."""
 
 NO_PAIRS = "no matched strict-pass pairs: no efficiency comparison"
 LEVEL_COLORS = ("#b91c1c", "#ea580c", "#d97706", "#ca8a04", "#65a30d", "#15803d")
@@ -67,7 +80,28 @@ SUMMARY_COLUMNS: tuple[Column, ...] = (
     (LEVELS_WORD, lambda r: "/".join(str(n) for n in r.levels)),
     *((s.metric.header, _per_run(s)) for s in specs()),
     (CACHE_REUSE[1], lambda r: pct(r.figures.prompt_cache_reuse)),
+    (RETAINED, lambda r: retained_cell(r)),
 )
+
+
+def retained_cell(row: SummaryRow) -> str:
+    """``kept/told (rate)`` of a row's compactions, ``-`` when none can be told."""
+    if not row.compactions_told:
+        return "-"
+    return f"{row.compactions_retained}/{row.compactions_told} ({pct(row.retention_rate)})"
+
+
+LOST_HEADERS = [RUN, "compaction", "after stage", "passed before", "lost checks"]
+
+
+def lost_cells(report: Report) -> list[list[str]]:
+    """One line per compaction after which an earlier passing check failed at the end."""
+    return [
+        [run.run_id, f"{c.compaction} ({c.trigger})", str(c.after_stage), str(c.passed_before),
+         ", ".join(c.lost)]
+        for run, lost in report.lost
+        for c in lost
+    ]  # fmt: skip
 
 
 def ratio(a: float | int | None, b: float | int | None) -> str:
@@ -158,6 +192,7 @@ def _comparison_text(comparison: Comparison) -> list[str]:
 
 
 DIAGNOSTIC_HEADERS = [RUN, "end", VERDICT, LEVEL]
+LOST_TITLE = "retention: compactions after which earlier passing checks failed at the end"
 
 
 def _diagnostic_cells(report: Report) -> list[list[str]]:
@@ -173,6 +208,9 @@ def _unfinished_cells(report: Report) -> list[list[str]]:
 
 def _extra_text(report: Report) -> list[str]:
     parts: list[str] = []
+    if report.lost:
+        parts += ["", f"== {LOST_TITLE}", ""]
+        parts.append(text_table(LOST_HEADERS, lost_cells(report)))
     if report.diagnostic:
         parts += ["", "== diagnostic reruns (not in any aggregate)", ""]
         parts.append(text_table(DIAGNOSTIC_HEADERS, _diagnostic_cells(report)))
@@ -194,6 +232,13 @@ def report_json(report: Report) -> dict[str, Any]:
     data: dict[str, Any] = _plain(report)
     for key in ("diagnostic", "unfinished"):
         data[key] = [_run_json(r) for r in data[key]]
+    data["lost"] = [_lost_json(run, lost) for run, lost in report.lost]
+    for key, rows in (
+        ("by_task", report.by_task), ("by_pressure", report.by_pressure),
+        ("corpus", report.corpus),
+    ):  # fmt: skip
+        for plain, row in zip(data[key], rows, strict=True):
+            plain["retention_rate"] = row.retention_rate
     data["metrics"] = [
         {
             "name": s.name,
@@ -215,6 +260,13 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     return value
+
+
+def _lost_json(run: RunMetrics, lost: Sequence[Retention]) -> dict[str, Any]:
+    return {
+        "run_id": run.run_id, "arm": run.arm, "task": run.task, "repeat": run.repeat,
+        "compactions": [_plain(c) for c in lost],
+    }  # fmt: skip
 
 
 def _run_json(run: dict[str, Any]) -> dict[str, Any]:
@@ -257,6 +309,9 @@ def render_html(report: Report, runs_dir: str = "") -> str:
             body.append(html_table(*summary_rows(rows, label)))
     if report.comparison:
         body += _comparison_html(report.comparison)
+    if report.lost:
+        body.append(f"<h2>{escape(LOST_TITLE.capitalize())}</h2>")
+        body.append(html_table(LOST_HEADERS, lost_cells(report)))
     if report.diagnostic:
         body.append("<h2>Diagnostic reruns (not in any aggregate)</h2>")
         body.append(html_table(DIAGNOSTIC_HEADERS, _diagnostic_cells(report)))
