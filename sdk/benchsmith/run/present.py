@@ -78,9 +78,9 @@ SUMMARY_COLUMNS: tuple[Column, ...] = (
     ("strict", lambda r: str(r.strict_passes)),
     ("rate", lambda r: pct(r.strict_pass_rate)),
     (LEVELS_WORD, lambda r: "/".join(str(n) for n in r.levels)),
+    (RETAINED, lambda r: retained_cell(r)),
     *((s.metric.header, _per_run(s)) for s in specs()),
     (CACHE_REUSE[1], lambda r: pct(r.figures.prompt_cache_reuse)),
-    (RETAINED, lambda r: retained_cell(r)),
 )
 
 
@@ -288,9 +288,11 @@ def level_chart(rows: Sequence[SummaryRow]) -> str:
             for level, count in zip(LEVELS, row.levels, strict=True)
             if count
         )
+        kept = f" · {RETAINED} {retained_cell(row)}" if row.compactions_told else ""
         cells.append(
             f"<div>{escape(row.key)}</div><div>{escape(row.arm)}</div>"
-            f'<div class="bar">{spans}</div><div>{row.strict_passes}/{row.scored} strict</div>'
+            f'<div class="bar">{spans}</div>'
+            f"<div>{row.strict_passes}/{row.scored} strict{escape(kept)}</div>"
         )
     legend = "".join(
         f'<span style="background:{color}">L{level}</span>'
