@@ -21,7 +21,7 @@ from benchsmith.run.data import (
     StageRecord,
 )
 from benchsmith.run.metrics import final_response_tokens, tool_totals, usage_record
-from benchsmith.runtime.run import stage_records, verdict_json, write_json
+from benchsmith.runtime.run import agent_settings, stage_records, verdict_json, write_json
 
 RECORD_SCHEMA = "benchsmith.run-record/v1"
 
@@ -64,6 +64,7 @@ def build_record(outcome: RunOutcome) -> dict[str, Any]:
         "usage": usage_record(events),
         "tools": dict(zip(("calls", "result_bytes"), tool_totals(events), strict=True)),
         "final_response_tokens": final_response_tokens(events),
+        "settings": agent_settings(events),
         "diagnostics": [_diagnostic(d) for d in outcome.diagnostics],
         "verdict": _verdict(outcome.verdict),
         **stage_records(outcome, outcome.plan.task.stage_judging),

@@ -150,6 +150,25 @@ def metric_rows(row: ComparisonRow) -> tuple[list[str], list[list[str]]]:
     return ["metric (totals)", "A", "B", "B/A"], cells
 
 
+AUX_TITLE = "auxiliary calls by kind (totals over scored runs)"
+ORDER_TITLE = "task order (primary runs by start time)"
+
+
+def aux_rows(rows: Sequence[SummaryRow], label: str) -> tuple[list[str], list[list[str]]]:
+    """Headers and cells of the auxiliary calls of each row by kind (empty: none reported)."""
+    kinds = sorted({kind for row in rows for kind, _ in row.aux_by_kind})
+    if not kinds:
+        return [], []
+    cells = [[row.key, *(str(dict(row.aux_by_kind).get(k, 0)) for k in kinds)] for row in rows]
+    return [label, *kinds], cells
+
+
+def order_line(report: Report, arm: str) -> str:
+    """An arm's primary runs in start order, numbered."""
+    order = dict(report.task_order).get(arm, ())
+    return "  ".join(f"{n}. {run}" for n, run in enumerate(order, 1)) or "-"
+
+
 def render_text(report: Report, runs_dir: str = "") -> str:
     """The report as plain-text tables."""
     parts = [f"runs: {runs_dir}"] if runs_dir else []
@@ -159,6 +178,10 @@ def render_text(report: Report, runs_dir: str = "") -> str:
         for title, rows, label in _arm_sections(report, arm):
             parts += ["", f"== arm {arm}: {title} (means per scored run)", ""]
             parts.append(text_table(*summary_rows(rows, label)))
+        headers, cells = aux_rows([r for r in report.by_task if r.arm == arm], TASK)
+        if headers:
+            parts += ["", f"== arm {arm}: {AUX_TITLE}", "", text_table(headers, cells)]
+        parts += ["", f"== arm {arm}: {ORDER_TITLE}", "", order_line(report, arm)]
     if report.comparison:
         parts += _comparison_text(report.comparison)
     parts += _extra_text(report)
@@ -233,12 +256,14 @@ def report_json(report: Report) -> dict[str, Any]:
     for key in ("diagnostic", "unfinished"):
         data[key] = [_run_json(r) for r in data[key]]
     data["lost"] = [_lost_json(run, lost) for run, lost in report.lost]
+    data["task_order"] = {arm: list(order) for arm, order in report.task_order}
     for key, rows in (
         ("by_task", report.by_task), ("by_pressure", report.by_pressure),
         ("corpus", report.corpus),
     ):  # fmt: skip
         for plain, row in zip(data[key], rows, strict=True):
             plain["retention_rate"] = row.retention_rate
+            plain["aux_by_kind"] = dict(row.aux_by_kind)
     data["metrics"] = [
         {
             "name": s.name,
@@ -309,6 +334,12 @@ def render_html(report: Report, runs_dir: str = "") -> str:
         for title, rows, label in _arm_sections(report, arm):
             body.append(f"<h2>Arm {escape(arm)}: {title} (means per scored run)</h2>")
             body.append(html_table(*summary_rows(rows, label)))
+        headers, cells = aux_rows([r for r in report.by_task if r.arm == arm], TASK)
+        if headers:
+            body.append(f"<h2>Arm {escape(arm)}: {AUX_TITLE}</h2>")
+            body.append(html_table(headers, cells))
+        body.append(f"<h2>Arm {escape(arm)}: {ORDER_TITLE}</h2>")
+        body.append(f"<p>{escape(order_line(report, arm))}</p>")
     if report.comparison:
         body += _comparison_html(report.comparison)
     if report.lost:

@@ -24,7 +24,7 @@ from benchsmith.diagnostics import Diagnostic, display_path
 from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.run.data import Entry, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.metrics import event_values, final_response_tokens, usage_columns
-from benchsmith.runtime.run import owner_alive, write_json
+from benchsmith.runtime.run import agent_settings, owner_alive, write_json
 
 DB_NAME = "runs.db"
 SCHEMA_VERSION = 1
@@ -241,12 +241,14 @@ ADDED_COLUMNS = (
     ("network", "TEXT"),
     ("stage_judging", "TEXT"),
     ("stage_judge_seconds", "REAL"),
+    ("settings", "TEXT"),
 )
 """Columns of ``runs`` added after schema version 1 (NULL for older rows): whether agents and
 candidates ran sealed; the temporary folder of the invocation running a pending row (its lock
 says whether that invocation still lives); the sealed agents' network, ``host`` or ``none``;
 whether each stage was judged (``on``, ``single_stage``, ``unsupported``) and how long the
-per-stage judgings took. Tables added since (``stage_verdicts``) are created on opening."""
+per-stage judgings took; the agent settings its adapter reported (``settings`` events merged,
+JSON). Tables added since (``stage_verdicts``) are created on opening."""
 
 
 def _ensure_schema(conn: sqlite3.Connection, path: Path) -> None:
@@ -419,13 +421,13 @@ def _update_run(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
         """UPDATE runs SET status = 'finished', end_reason = ?, end_detail = ?, started_at = ?,
             setup_seconds = ?, agent_seconds = ?, inject_seconds = ?, lifecycle_seconds = ?,
             judge_seconds = ?, record_seconds = ?, final_response_tokens = ?,
-            stage_judging = ?, stage_judge_seconds = ?
+            stage_judging = ?, stage_judge_seconds = ?, settings = ?
         WHERE run_id = ?""",
         (
             outcome.end_reason, outcome.end_detail, outcome.started_at, times.setup,
             times.agent, times.inject, times.lifecycle, times.judge, times.record,
             final_response_tokens(events), outcome.plan.task.stage_judging, times.stage_judge,
-            outcome.run_id,
+            json.dumps(agent_settings(events), ensure_ascii=False, sort_keys=True), outcome.run_id,
         ),
     )  # fmt: skip
 

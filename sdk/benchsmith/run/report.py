@@ -42,7 +42,7 @@ from benchsmith.run.metrics import (
     make_usage,
 )
 from benchsmith.run.records import usage_rows
-from benchsmith.runtime.run import retention, verdict_checks
+from benchsmith.runtime.run import SETTING_KEYS, retention, verdict_checks
 
 T = TypeVar("T")
 LEVELS = tuple(range(6))
@@ -90,6 +90,13 @@ class RunMetrics:
     timeout_seconds: float
     usage: Usage = field(default_factory=Usage)
     retention: tuple[Retention, ...] = ()
+    settings: tuple[tuple[str, str], ...] = ()
+    started_at: str = ""
+    aux_by_kind: tuple[tuple[str, int], ...] = ()
+
+    def setting(self, key: str) -> str:
+        """A reported agent setting as canonical JSON (``null`` when not reported)."""
+        return dict(self.settings).get(key, "null")
 
     @property
     def scored(self) -> bool:
@@ -145,6 +152,7 @@ class SummaryRow:
         figures: Efficiency figures over the scored runs.
         compactions_told: Compactions of the scored runs whose retention can be told.
         compactions_retained: Those after which every earlier passing check still passed.
+        aux_by_kind: Auxiliary calls of the scored runs by kind (totals), sorted by kind.
     """
 
     arm: str
@@ -158,6 +166,7 @@ class SummaryRow:
     figures: Figures
     compactions_told: int = 0
     compactions_retained: int = 0
+    aux_by_kind: tuple[tuple[str, int], ...] = ()
 
     @property
     def retention_rate(self) -> float | None:
@@ -183,7 +192,16 @@ def summarize(arm: str, key: str, runs: Sequence[RunMetrics]) -> SummaryRow:
         figures=figures(scored),
         compactions_told=len(told),
         compactions_retained=sum(told),
+        aux_by_kind=_sum_kinds(r.aux_by_kind for r in scored),
     )
+
+
+def _sum_kinds(runs: Iterable[tuple[tuple[str, int], ...]]) -> tuple[tuple[str, int], ...]:
+    totals: dict[str, int] = {}
+    for kinds in runs:
+        for kind, calls in kinds:
+            totals[kind] = totals.get(kind, 0) + calls
+    return tuple(sorted(totals.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +305,14 @@ def pair_warnings(pairs: Sequence[Pair]) -> list[str]:
     timeouts = sum(a.timeout_seconds != b.timeout_seconds for a, b in pairs)
     if timeouts:
         found.append(f"{timeouts} matched pair(s) ran with different agent timeouts")
+    for key in SETTING_KEYS:
+        differ = [(a, b) for a, b in pairs if a.setting(key) != b.setting(key)]
+        if differ:
+            a, b = differ[0]
+            found.append(
+                f"{len(differ)} matched pair(s) ran with a different {key} "
+                f"(e.g. {a.task} repeat {a.repeat}: {a.setting(key)} vs {b.setting(key)})"
+            )
     return found
 
 
@@ -320,6 +346,8 @@ class Report:
         unfinished: Runs that are pending or were interrupted.
         lost: The scored primary runs of the shown arms with a compaction after which an
             earlier passing check failed in the end, with those compactions.
+        task_order: Each shown arm's primary runs in the order they started (spec 7.1: an
+            online-learning arm's results depend on it), as ``NN-slug rNNN``.
     """
 
     arms: tuple[str, ...]
@@ -330,6 +358,7 @@ class Report:
     diagnostic: tuple[RunMetrics, ...]
     unfinished: tuple[RunMetrics, ...]
     lost: tuple[tuple[RunMetrics, tuple[Retention, ...]], ...] = ()
+    task_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report:
@@ -364,7 +393,14 @@ def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report
             for r in main
             if r.scored and (lost := tuple(c for c in r.retention if c.retained is False))
         ),
+        task_order=tuple((arm, task_order([r for r in main if r.arm == arm])) for arm in chosen),
     )
+
+
+def task_order(runs: Sequence[RunMetrics]) -> tuple[str, ...]:
+    """``NN-slug rNNN`` of ``runs`` by start time (then run id, for runs started together)."""
+    ordered = sorted(runs, key=lambda r: (r.started_at, r.run_id))
+    return tuple(f"{r.task} r{r.repeat:03d}" for r in ordered)
 
 
 # -- loading --------------------------------------------------------------------------------
@@ -446,10 +482,35 @@ def load_metrics(conn: sqlite3.Connection) -> list[RunMetrics]:
     kept = load_retention(conn)
     found = []
     for row in conn.execute(_RUNS_SQL):
-        values = {**dict(row), **measured.get(row["run_id"], {})}
-        values.update(event_totals(usage.get(row["run_id"], [])))
-        found.append(replace(_metrics(values), retention=kept.get(row["run_id"], ())))
+        run_id = row["run_id"]
+        values = {**dict(row), **measured.get(run_id, {})}
+        values.update(event_totals(usage.get(run_id, [])))
+        found.append(
+            replace(
+                _metrics(values), retention=kept.get(run_id, ()),
+                settings=_settings(values.get("settings")), started_at=row["started_at"] or "",
+                aux_by_kind=_aux_by_kind(usage.get(run_id, [])),
+            )
+        )  # fmt: skip
     return found
+
+
+def _settings(stored: str | None) -> tuple[tuple[str, str], ...]:
+    """The stored agent settings, each value as canonical JSON."""
+    try:
+        values = json.loads(stored) if stored else {}
+    except ValueError:
+        values = {}
+    return tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in values.items()))
+
+
+def _aux_by_kind(events: Sequence[dict[str, Any]]) -> tuple[tuple[str, int], ...]:
+    """Auxiliary calls of a run by kind (``calls`` counts 1 when absent)."""
+    counts: dict[str, int] = {}
+    for event in events:
+        if event["kind"] != "main":
+            counts[event["kind"]] = counts.get(event["kind"], 0) + int(event.get("calls", 1))
+    return tuple(sorted(counts.items()))
 
 
 def _event_of(row: sqlite3.Row) -> dict[str, Any]:

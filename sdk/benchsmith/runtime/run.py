@@ -131,6 +131,10 @@ def _is_status(value: Any) -> bool:
     return value in ("completed", "failed")
 
 
+def _is_setting(value: Any) -> bool:
+    return value is None or isinstance(value, str | bool | int | float | dict | list)
+
+
 _WHAT: dict[_Check, str] = {
     _is_int: "a non-negative integer",
     _is_number: "a non-negative number",
@@ -138,6 +142,7 @@ _WHAT: dict[_Check, str] = {
     _is_name: "a non-empty string",
     _is_bool: "a boolean",
     _is_status: "'completed' or 'failed'",
+    _is_setting: "a JSON value",
 }
 
 
@@ -160,8 +165,23 @@ FIELDS: Final[Mapping[str, tuple[Mapping[str, _Check], Mapping[str, _Check]]]] =
     "idle": ({}, {}),
     "done": ({}, {}),
     "error": ({"message": _is_text}, {}),
+    "settings": ({}, dict.fromkeys(("provider", "model", "reasoning"), _is_setting)),
 }
 """Event type -> (required fields, optional fields); extra keys are kept verbatim."""
+
+SETTING_KEYS: Final = ("provider", "model", "reasoning")
+"""What a ``settings`` event reports of the agent (spec section 5.3: a matched pair runs with
+the same provider, model and reasoning setting); other keys it holds are kept as reported."""
+
+
+def agent_settings(events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A run's agent settings: its ``settings`` events merged in order (a later value wins);
+    every key of :data:`SETTING_KEYS` present, ``None`` when never reported."""
+    merged: dict[str, Any] = dict.fromkeys(SETTING_KEYS)
+    for event in events:
+        if event.get("type") == "settings":
+            merged.update({k: v for k, v in event.items() if k != "type"})
+    return merged
 
 
 @dataclass(frozen=True)
@@ -2255,6 +2275,7 @@ class LeanRun:
             "stages": [stage_json(s) for s in state.stages],
             "compactions": [compaction_json(c) for c in state.compactions],
             "figures": usage_figures(events),
+            "settings": agent_settings(events),
             "diagnostics": [diagnostic_json(d) for d in state.diagnostics],
             "verdict": verdict_json(state.verdict),
             **stage_records(state, self.stage_judging),
