@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -187,3 +188,26 @@ def test_an_older_database_gains_the_stage_verdicts_table(tmp_path: Path) -> Non
     conn.close()
     reopened = connect(path)
     assert reopened.execute("SELECT count(*) FROM stage_verdicts").fetchone()[0] == 0
+
+
+def test_the_lean_runner_records_stage_verdicts_and_retention(tmp_path: Path) -> None:
+    """The corpus's run.py shares the lifecycle: same per-stage records, a retained column."""
+    from benchsmith.export.standalone import export_standalone
+    from tests.export.test_standalone import agent, references
+
+    adapter = agent(tmp_path, references(tmp_path, [MULTI]))
+    export_standalone([MULTI], tmp_path / "out")
+    bundle = tmp_path / "out" / "benchmarks" / "python-realworld-30"
+    done = subprocess.run(
+        [sys.executable, "-I", "run.py", "--agent", adapter, "--task", "02-pantry-ledger",
+         "--runs", tmp_path / "runs", "--unsealed"],
+        cwd=bundle, capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "retained" in done.stdout.splitlines()[0]
+    (path,) = (tmp_path / "runs").glob("*/run.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["stage_judging"] == "on"
+    assert [s["verdict"]["status"] for s in data["stage_verdicts"]] == ["pass", "pass"]
+    assert [r["retained"] for r in data["retention"]] == [True]
+    assert data["settings"] == {"provider": None, "model": None, "reasoning": None}
