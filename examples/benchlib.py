@@ -3472,6 +3472,40 @@ def _source_problem(path: Path, shown: str) -> str:
     return ""
 
 
+IMPORT_PROBE_SECONDS = 30.0
+"""The longest an import probe runs (times the judge's ``--time-scale``); a module still
+importing then has started, so it counts as importing."""
+
+IMPORT_PROBE = """\
+import importlib, importlib.util, sys
+name = sys.argv[1]
+sys.argv = [name, *sys.argv[2:]]
+spec = importlib.util.find_spec(name)
+if spec is not None and spec.submodule_search_locations is not None:
+    name += ".__main__"
+try:
+    importlib.import_module(name)
+except SystemExit:
+    pass
+"""
+"""What an import probe runs: ``python -c IMPORT_PROBE MODULE ARGS...`` imports the module
+``python -m MODULE ARGS...`` would run (``sys.argv`` as it would see it) without running it as
+``__main__``; a ``SystemExit`` at import (an unguarded ``main()``) counts as starting, any
+other exception (exit status 1, its traceback on stderr) as not importing."""
+
+
+def import_probe_argv(argv: Sequence[str], python: str) -> list[str] | None:
+    """The import probe of a ``python -m MODULE ...`` command (``None`` for other commands)."""
+    argv = list(argv)
+    if not argv or argv[0] not in PYTHON_NAMES:
+        return None
+    kind, module = python_target(argv)
+    if kind != "module":
+        return None
+    rest = argv[argv.index("-m") + 2 :] if "-m" in argv else argv[argv.index("-m" + module) + 1 :]
+    return resolve_argv([argv[0], "-c", IMPORT_PROBE, module, *rest], python)
+
+
 class Judge:
     """A task's judge: generated data plus the authored checks registered on it.
 
@@ -3918,14 +3952,51 @@ class _Trial:
         )
 
     def gate_start(self, run: Run) -> bool:
-        """Level 1: every command's module or script exists and compiles."""
+        """Level 1: every command's module or script exists and compiles, and every module
+        command's module imports (spec section 6; :meth:`import_problem`)."""
         ok = True
         for command in self.commands:
-            problem = entry_point_problem(command["argv"], run.root / command.get("cwd", "."))
+            cwd = run.root / command.get("cwd", ".")
+            problem = entry_point_problem(command["argv"], cwd) or self.import_problem(
+                command, run.root
+            )
             if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
                 ok = False
         return ok
+
+    def import_problem(self, command: Mapping[str, Any], root: Path) -> str:
+        """Why a ``python -m`` command's module does not import ("" when it does, or for
+        other commands): a time-limited probe (sealed when the judging is) imports it in a
+        copy of the fixture ``root``, so whatever it does at import leaves ``root`` as it was.
+        """
+        argv = import_probe_argv(command["argv"], self.python)
+        if argv is None:
+            return ""
+        probe = self.tmp / "import-probe"
+        remove_path(probe)
+        shutil.copytree(root, probe, symlinks=True)
+        timeout = min(float(command["timeout"]), IMPORT_PROBE_SECONDS) * self.time_scale
+        cwd = command.get("cwd", ".")
+        try:
+            if self.kit is not None:
+                pod = PodCommand(tuple(argv), cwd, None, timeout)
+                outcome = run_pod(self.kit, probe, commands=[pod], scratch=self.tmp / "scratch")
+                if outcome.error:
+                    raise RuntimeError(outcome.error)
+                result = outcome.results[0]
+            else:
+                result = run_command(
+                    argv, cwd=probe / cwd, timeout=timeout, scratch=self.tmp / "scratch",
+                    env=None if self.env is None else clean_env(self.env),
+                )  # fmt: skip
+        finally:
+            make_writable(probe)
+            remove_path(probe)
+        if result.timed_out or result.ok or result.error:
+            return ""  # still importing at the limit, imported, or the probe itself failed
+        tail = result.stderr.strip().splitlines()[-1:]
+        return f"the module does not import: {tail[0] if tail else f'exit {result.returncode}'}"
 
     def gate_outputs(self, run: Run) -> bool:
         """Level 2: every command completed and every output exists and parses."""

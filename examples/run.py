@@ -53,7 +53,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol
 
@@ -131,6 +131,10 @@ def _is_status(value: Any) -> bool:
     return value in ("completed", "failed")
 
 
+def _is_setting(value: Any) -> bool:
+    return value is None or isinstance(value, str | bool | int | float | dict | list)
+
+
 _WHAT: dict[_Check, str] = {
     _is_int: "a non-negative integer",
     _is_number: "a non-negative number",
@@ -138,6 +142,7 @@ _WHAT: dict[_Check, str] = {
     _is_name: "a non-empty string",
     _is_bool: "a boolean",
     _is_status: "'completed' or 'failed'",
+    _is_setting: "a JSON value",
 }
 
 
@@ -160,8 +165,23 @@ FIELDS: Final[Mapping[str, tuple[Mapping[str, _Check], Mapping[str, _Check]]]] =
     "idle": ({}, {}),
     "done": ({}, {}),
     "error": ({"message": _is_text}, {}),
+    "settings": ({}, dict.fromkeys(("provider", "model", "reasoning"), _is_setting)),
 }
 """Event type -> (required fields, optional fields); extra keys are kept verbatim."""
+
+SETTING_KEYS: Final = ("provider", "model", "reasoning")
+"""What a ``settings`` event reports of the agent (spec section 5.3: a matched pair runs with
+the same provider, model and reasoning setting); other keys it holds are kept as reported."""
+
+
+def agent_settings(events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A run's agent settings: its ``settings`` events merged in order (a later value wins);
+    every key of :data:`SETTING_KEYS` present, ``None`` when never reported."""
+    merged: dict[str, Any] = dict.fromkeys(SETTING_KEYS)
+    for event in events:
+        if event.get("type") == "settings":
+            merged.update({k: v for k, v in event.items() if k != "type"})
+    return merged
 
 
 @dataclass(frozen=True)
@@ -1246,10 +1266,20 @@ class VerdictLike(Protocol):
     def progress_level(self) -> int: ...
     @property
     def seconds(self) -> float: ...
+    @property
+    def raw(self) -> dict[str, Any] | None: ...
 
 
-Judging = Callable[[Path, Path], VerdictLike]
-"""A front end's judge call: (workspace, file receiving the judge's stdout) -> verdict."""
+class Judging(Protocol):
+    """A front end's judge call: (workspace, file receiving the judge's stdout, stage) ->
+    verdict. ``stage`` (1-based) asks for ``judge.py --stage N``; ``None`` the final verdict."""
+
+    def __call__(self, workspace: Path, output: Path, stage: int | None = None) -> VerdictLike: ...
+
+
+StageJudging = Literal["on", "single_stage", "unsupported"]
+"""Whether a run judges each stage: ``on``; ``single_stage`` (nothing before the final
+verdict to judge); ``unsupported`` (the task's judge does not accept ``--stage``)."""
 
 
 @dataclass(frozen=True)
@@ -1330,6 +1360,26 @@ class CompactionRecord:
     detail: str
 
 
+@dataclass(frozen=True)
+class StageVerdict:
+    """The verdict on the state after one stage (``judge.py --stage N``), judged on a
+    snapshot of the workspace taken when the stage was answered, after the agent stopped.
+
+    Attributes:
+        stage: 1-based stage number.
+        stage_id: Stage id.
+        verdict: The judge's verdict (``None`` until judged, or when the snapshot failed).
+        snapshot_seconds: Time taken to copy the snapshot (inside the lifecycle).
+        problem: Why there is no verdict (the snapshot could not be taken).
+    """
+
+    stage: int
+    stage_id: str
+    verdict: Any
+    snapshot_seconds: float
+    problem: str = ""
+
+
 @dataclass
 class Times:
     """Wall times of a run, in seconds.
@@ -1340,6 +1390,8 @@ class Times:
         inject: Stage injections between actions.
         lifecycle: From the start of the run to the agent's stop and teardown.
         judge: The judge, run after the agent stopped (never part of agent time).
+        stage_judge: The per-stage judgings, run after the final judge (never part of agent
+            or lifecycle time; the snapshots they judge are taken inside the lifecycle).
         record: Archiving and writing the run's artifacts.
     """
 
@@ -1348,6 +1400,7 @@ class Times:
     inject: float = 0.0
     lifecycle: float = 0.0
     judge: float = 0.0
+    stage_judge: float = 0.0
     record: float = 0.0
 
 
@@ -1364,6 +1417,7 @@ class RunState:
     timeline: list[Entry] = field(default_factory=list)
     diagnostics: list[DiagnosticEntry] = field(default_factory=list)
     verdict: Any = None
+    stage_verdicts: list[StageVerdict] = field(default_factory=list)
     artifacts: dict[str, str] = field(default_factory=dict)
 
 
@@ -1382,6 +1436,8 @@ class RunConfig:
         record: The front end's recording step, called with the lifecycle once the run is
             over (the workspace still exists then; archive it there).
         seal: How adapter actions are sealed (``None``: unsealed, ``--unsealed``).
+        stage_judging: Whether to judge the state after each stage but the last (``on``: the
+            judge accepts ``--stage``; see :func:`stage_judging`).
     """
 
     scenario: Scenario
@@ -1393,6 +1449,7 @@ class RunConfig:
     workspaces: WorkspaceSource
     record: Callable[[Lifecycle], None] = lambda lifecycle: None
     seal: AgentSeal | None = None
+    stage_judging: StageJudging = "unsupported"
 
 
 class SetupFailed(Exception):
@@ -1416,7 +1473,9 @@ class Lifecycle:
     3. enforce the agent time budget over the sum of the adapter actions (runner overhead
        such as injections never eats into it); a timeout or crash ends the run;
     4. stop the agent (each action's process group is killed when the action ends), tear
-       the services down, then judge outside the measured agent time;
+       the services down, then judge outside the measured agent time: the final workspace
+       (the scored verdict), then, when ``stage_judging`` is on, the snapshot of the editable
+       paths taken as each earlier stage was answered, with ``judge.py --stage N``;
     5. record: the action files into ``run_dir/actions``, then the front end's ``record``.
 
     It never raises for anything an adapter, a judge or a task does: failures are recorded
@@ -1428,6 +1487,7 @@ class Lifecycle:
         self.origin = time.monotonic()
         self.workspace = session / "workspace"
         self.io, self.agent_state = session / "io", session / "state"
+        self.snapshots = session / "snapshots"
         self.services: list[benchlib.ServiceHandle] = []
         self.action_no = 0
 
@@ -1476,6 +1536,7 @@ class Lifecycle:
             self.state.times.lifecycle = self.now()
             if self.state.end_reason in JUDGED_REASONS:
                 self.judge()
+                self.judge_stages()
         except Exception as exc:  # a bug in the runner: record it, keep the batch going
             self.end("runner_error", describe(exc))
             self.state.times.lifecycle = self.state.times.lifecycle or self.now()
@@ -1534,6 +1595,8 @@ class Lifecycle:
             )
             if not self.finished(result):
                 break
+            if number < len(stages) and self.config.stage_judging == "on":
+                self.snapshot(number)
         reached = len(self.state.stages)
         for number, stage in enumerate(stages[reached:], reached + 1):
             self.state.stages.append(StageRecord(number, stage.id, stage.compact_after, 0, None))
@@ -1644,6 +1707,38 @@ class Lifecycle:
         """Mark the agent stopped: every action's process group was killed when it ended."""
         reached = [s.number for s in self.state.stages if s.result is not None]
         self.note("agent_stopped", reached[-1] if reached else 1)
+
+    def snapshot(self, number: int) -> None:
+        """Copy the editable paths (all a judge reads of a workspace) as stage ``number`` left
+        them, to be judged with ``--stage N`` once the agent stopped."""
+        started = time.monotonic()
+        stage_id = self.scenario.stages[number - 1].id
+        dest = self.snapshots / f"stage-{number}"
+        try:
+            dest.mkdir(parents=True)
+            benchlib.overlay(self.workspace, dest, self.scenario.editable, [])
+            problem = ""
+        except Exception as exc:  # an unreadable file the agent left: recorded, run goes on
+            problem = f"the stage {number} snapshot failed: {describe(exc)}"
+        seconds = time.monotonic() - started
+        self.state.stage_verdicts.append(StageVerdict(number, stage_id, None, seconds, problem))
+        self.note("stage_snapshot", number, seconds=round(seconds, 6))
+
+    def judge_stages(self) -> None:
+        """Judge each stage snapshot with ``--stage N`` (after the final verdict)."""
+        started = time.monotonic()
+        for index, taken in enumerate(self.state.stage_verdicts):
+            if taken.problem:
+                continue
+            output = self.config.run_dir / f"judge-stage{taken.stage}.stdout"
+            verdict = self.config.judge(
+                self.snapshots / f"stage-{taken.stage}", output, taken.stage
+            )
+            self.state.stage_verdicts[index] = replace(taken, verdict=verdict)
+            self.note(
+                "stage_judged", taken.stage, status=verdict.status, level=verdict.progress_level
+            )
+        self.state.times.stage_judge = time.monotonic() - started
 
     def judge(self) -> None:
         """Judge the final workspace (after the agent stopped and services went down)."""
@@ -1800,8 +1895,8 @@ class CommandJudge:
     unsealed: bool = False
     extra: tuple[str, ...] = ()
 
-    def argv(self, workspace: Path) -> list[str]:
-        """The judge's command line for ``workspace``."""
+    def argv(self, workspace: Path, stage: int | None = None) -> list[str]:
+        """The judge's command line for ``workspace`` (``--stage N`` when ``stage`` is given)."""
         argv = [
             a.replace(WORKSPACE_PLACEHOLDER, str(workspace)) for a in self.scenario.judge_command
         ]
@@ -1810,10 +1905,13 @@ class CommandJudge:
             extra += ["--fixture-cache", str(self.cache)]
         if self.unsealed:
             extra.append("--unsealed")
+        if stage is not None:
+            extra += [STAGE_OPTION, str(stage)]
         return benchlib.resolve_argv(argv, self.python) + extra
 
-    def __call__(self, workspace: Path, output: Path) -> Verdict:
-        """Judge ``workspace``; write the judge's stdout to ``output`` and stderr beside it."""
+    def __call__(self, workspace: Path, output: Path, stage: int | None = None) -> Verdict:
+        """Judge ``workspace`` (as of ``stage``, when given); write the judge's stdout to
+        ``output`` and stderr beside it."""
         started = time.monotonic()
         token = benchlib.run_token()
         variables = benchlib.clean_env({benchlib.RUN_TOKEN_VARIABLE: token})
@@ -1821,8 +1919,9 @@ class CommandJudge:
         with open(output, "wb") as out, open(err_path, "wb") as err:
             try:
                 process = subprocess.Popen(
-                    self.argv(workspace), cwd=self.scenario.task_dir, stdin=subprocess.DEVNULL,
-                    stdout=out, stderr=err, env=variables, start_new_session=True,
+                    self.argv(workspace, stage), cwd=self.scenario.task_dir,
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=variables,
+                    start_new_session=True,
                 )  # fmt: skip
             except OSError as exc:
                 return error_verdict(f"the judge could not start: {exc}")
@@ -1839,7 +1938,36 @@ class CommandJudge:
             return error_verdict(f"no verdict within {self.timeout:.0f} s", seconds=seconds)
         if output.stat().st_size > JUDGE_STDOUT_LIMIT:
             return error_verdict("the judge printed more than 16 MiB", seconds=seconds)
-        return hold_verdict(output.read_bytes(), code, seconds)
+        verdict = hold_verdict(output.read_bytes(), code, seconds)
+        said = None if verdict.raw is None else verdict.raw.get("stage")
+        if verdict.raw is not None and said != stage:
+            asked = "the final verdict" if stage is None else f"stage {stage}"
+            judged = "the final state" if said is None else f"stage {said}"
+            return error_verdict(
+                f"the judge was asked for {asked} but judged {judged}",
+                exit_code=code, seconds=seconds,
+            )  # fmt: skip
+        return verdict
+
+
+STAGE_OPTION: Final = "--stage"
+
+
+def stage_judging(scenario: Scenario, python: str, timeout: float = 60.0) -> StageJudging:
+    """Whether runs of ``scenario`` judge each stage: a task of several stages whose judge
+    lists ``--stage`` in its ``--help`` (as the Harbor verifier asks it) does."""
+    if len(scenario.stages) < 2:
+        return "single_stage"
+    argv = [a.replace(WORKSPACE_PLACEHOLDER, ".") for a in scenario.judge_command]
+    try:
+        done = subprocess.run(
+            [*benchlib.resolve_argv(argv, python), "--help"], cwd=scenario.task_dir,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
+            env=benchlib.clean_env(), check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return "unsupported"
+    return "on" if done.returncode == 0 and STAGE_OPTION in done.stdout else "unsupported"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1948,6 +2076,7 @@ def times_json(times: Times) -> dict[str, float]:
         "inject_seconds": round(times.inject, 6),
         "lifecycle_seconds": round(times.lifecycle, 6),
         "judge_seconds": round(times.judge, 6),
+        "stage_judge_seconds": round(times.stage_judge, 6),
         "record_seconds": round(times.record, 6),
     }
 
@@ -1965,6 +2094,103 @@ def verdict_json(verdict: Any) -> dict[str, Any] | None:
         "notes": list(verdict.notes),
         "exit_code": verdict.exit_code,
         "seconds": round(verdict.seconds, 6),
+        "checks": verdict_checks(verdict.raw),
+    }
+
+
+def verdict_checks(raw: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The per-check results of a printed verdict (``name``, ``fixture``, ``level``,
+    ``passed``); empty when the judge gave none or printed no sound object."""
+    checks = raw.get("checks") if isinstance(raw, Mapping) else None
+    kept = []
+    for check in checks if isinstance(checks, list) else []:
+        if isinstance(check, Mapping) and isinstance(check.get("name"), str):
+            kept.append(
+                {
+                    "name": check["name"],
+                    "fixture": str(check.get("fixture", "main")),
+                    "level": check.get("level"),
+                    "passed": bool(check.get("passed")),
+                }
+            )
+    return kept
+
+
+def stage_verdict_json(taken: StageVerdict) -> dict[str, Any]:
+    """One per-stage verdict of a run record."""
+    verdict = verdict_json(taken.verdict)
+    return {
+        "stage": taken.stage,
+        "id": taken.stage_id,
+        "snapshot_seconds": round(taken.snapshot_seconds, 6),
+        "problem": taken.problem,
+        "verdict": verdict,
+    }
+
+
+def _passed(checks: Sequence[Mapping[str, Any]]) -> set[tuple[str, str]]:
+    return {(c["fixture"], c["name"]) for c in checks if c["passed"]}
+
+
+def retention(
+    compactions: Sequence[Mapping[str, Any]],
+    stage_verdicts: Sequence[Mapping[str, Any]],
+    final: Mapping[str, Any] | None,
+) -> list[dict[str, Any]]:
+    """For each compaction, whether every check that passed before it still passes at the end.
+
+    "Before it" is the per-stage verdict of the last stage answered before the compaction:
+    stage ``after_stage`` for a requested compaction, the stage before for a natural one
+    (which happened during stage ``after_stage``). A check that no longer applies at the end
+    (``until`` an earlier stage) is not compared; when the final verdict ran no main check
+    (its commands did not complete), every check that passed before is lost. ``retained`` is
+    ``None`` when it cannot be told: no stage verdict before the compaction, a judge error on
+    either side, no per-check results, or no check passed before it.
+
+    Args:
+        compactions: ``compaction_json`` records.
+        stage_verdicts: ``stage_verdict_json`` records.
+        final: ``verdict_json`` of the final verdict.
+    """
+    by_stage = {s["stage"]: s["verdict"] for s in stage_verdicts}
+    results = []
+    for compaction in compactions:
+        natural = compaction["trigger"] == "natural"
+        before_stage = compaction["after_stage"] - (1 if natural else 0)
+        entry: dict[str, Any] = {
+            "compaction": compaction["number"],
+            "trigger": compaction["trigger"],
+            "status": compaction["status"],
+            "after_stage": compaction["after_stage"],
+            "judged_stage": before_stage if before_stage in by_stage else None,
+            "passed_before": 0,
+            "lost": [],
+            "retained": None,
+            "reason": "",
+        }
+        entry.update(_retained(by_stage.get(before_stage), final))
+        results.append(entry)
+    return results
+
+
+def _retained(before: Mapping[str, Any] | None, final: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The retention fields of one compaction (see :func:`retention`)."""
+    if before is None:
+        return {"reason": "no per-stage verdict before it"}
+    if before["status"] == "error" or final is None or final["status"] == "error":
+        return {"reason": "a judge error on either side"}
+    if not before["checks"]:
+        return {"reason": "the judge gave no per-check results"}
+    kept = _passed(before["checks"])
+    if any(c["fixture"] == "main" for c in final["checks"]):  # else no check ran: all lost
+        kept &= {(c["fixture"], c["name"]) for c in final["checks"]}
+    if not kept:
+        return {"reason": "no check passed before it"}
+    lost = sorted(kept - _passed(final["checks"]))
+    return {
+        "passed_before": len(kept),
+        "lost": [name if fixture == "main" else f"{fixture}:{name}" for fixture, name in lost],
+        "retained": not lost,
     }
 
 
@@ -1978,6 +2204,18 @@ def entry_json(entry: Entry) -> dict[str, Any]:
         "action_no": entry.action_no,
         "source": entry.source,
         "event": entry.event,
+    }
+
+
+def stage_records(state: RunState, judging: StageJudging) -> dict[str, Any]:
+    """The per-stage part of a run record: ``stage_judging``, ``stage_verdicts`` and
+    ``retention``."""
+    stages = [stage_verdict_json(s) for s in state.stage_verdicts]
+    compactions = [compaction_json(c) for c in state.compactions]
+    return {
+        "stage_judging": judging,
+        "stage_verdicts": stages,
+        "retention": retention(compactions, stages, verdict_json(state.verdict)),
     }
 
 
@@ -2007,6 +2245,7 @@ class LeanRun:
     timeout_overridden: bool
     run_dir: Path
     sealed: bool
+    stage_judging: StageJudging = "unsupported"
 
     def record(self, state: RunState, status: str) -> dict[str, Any]:
         """The run's ``run.json``."""
@@ -2036,8 +2275,10 @@ class LeanRun:
             "stages": [stage_json(s) for s in state.stages],
             "compactions": [compaction_json(c) for c in state.compactions],
             "figures": usage_figures(events),
+            "settings": agent_settings(events),
             "diagnostics": [diagnostic_json(d) for d in state.diagnostics],
             "verdict": verdict_json(state.verdict),
+            **stage_records(state, self.stage_judging),
         }
 
     def write(self, lifecycle: Lifecycle) -> None:
@@ -2115,7 +2356,7 @@ def lean_run(
     adapter = command_adapter(options.agent)
     lean = LeanRun(
         run_id, scenario, adapter, options.python, timeout, bool(options.timeout),
-        run_dir.absolute(), not options.unsealed,
+        run_dir.absolute(), not options.unsealed, stage_judging(scenario, options.python),
     )  # fmt: skip
     state = RunState(started_at=utc_now())
     extra = {"owner": str(temp), "network": options.network}
@@ -2132,6 +2373,7 @@ def lean_run(
         scenario=scenario, adapter=adapter, python=options.python, timeout_seconds=timeout,
         run_dir=lean.run_dir, judge=judge,
         workspaces=WorkspaceSource(scenario.layout, options.python), record=lean.write, seal=seal,
+        stage_judging=lean.stage_judging,
     )  # fmt: skip
     try:
         Lifecycle.execute(config, state)
@@ -2157,6 +2399,7 @@ SUMMARY_HEADERS = (
     "tools",
     "tool KiB",
     "compact r/ok/f/n",
+    "retained",
     "input",
     "output",
     "cache rd",
@@ -2194,11 +2437,18 @@ def summary_row(record: Mapping[str, Any]) -> list[str]:
         _cell(record["times"]["judge_seconds"], 1), _cell(figures["main_calls"]),
         _cell(sum(figures["aux_calls"].values())), _cell(figures["tool_calls"]),
         _cell(figures["tool_result_bytes"] / 1024, 1), "/".join(map(str, counts)),
+        retained_cell(record.get("retention", [])),
         _cell(figures["input_tokens"]), _cell(figures["output_tokens"]),
         _cell(figures["cache_read_tokens"]), _cell(figures["cache_write_tokens"]),
         _cell(figures["cost_usd"], 4), "n/a" if reuse is None else f"{100 * reuse:.0f}%",
         _cell(figures["final_response_tokens"]), _cell(figures["peak_context_tokens"]),
     ]  # fmt: skip
+
+
+def retained_cell(entries: Sequence[Mapping[str, Any]]) -> str:
+    """``kept/told`` of a run's compactions (``-``: none could be told)."""
+    told = [e["retained"] for e in entries if e["retained"] is not None]
+    return f"{sum(told)}/{len(told)}" if told else "-"
 
 
 def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

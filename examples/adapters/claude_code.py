@@ -188,6 +188,11 @@ def main() -> int:
     prompt = "/compact"
     if action == "message":
         prompt = Path(os.environ["BENCHSMITH_MESSAGE_FILE"]).read_text(encoding="utf-8")
+        thinking = os.environ.get("MAX_THINKING_TOKENS")  # what Claude Code reads for thinking
+        events.emit(
+            "settings", provider="anthropic", model=args.model or "claude-code-default",
+            reasoning={"max_thinking_tokens": thinking} if thinking else "default",
+        )  # fmt: skip
     env = {k: v for k, v in os.environ.items() if not k.startswith("BENCHSMITH_")}
     if args.fresh_home:
         env["CLAUDE_CONFIG_DIR"] = str(state / "claude-home")

@@ -123,6 +123,8 @@ class Mapper:
 def command(args: argparse.Namespace, state: Path, prompt: str) -> list[str]:
     argv = [os.environ.get("CODEX_BIN", "codex"), "exec", "--json", "--skip-git-repo-check"]
     argv += ["--full-auto"] + (["--model", args.model] if args.model else [])
+    if args.reasoning_effort:
+        argv += ["-c", f"model_reasoning_effort={args.reasoning_effort}"]
     thread = state / "codex_thread"
     if thread.is_file():
         argv += ["resume", thread.read_text(encoding="utf-8").strip()]
@@ -132,6 +134,7 @@ def command(args: argparse.Namespace, state: Path, prompt: str) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description="benchsmith adapter for Codex CLI")
     parser.add_argument("--model", help="model passed to codex exec --model")
+    parser.add_argument("--reasoning-effort", help="model_reasoning_effort (low, medium, high)")
     parser.add_argument("--fresh-home", action="store_true", help="CODEX_HOME per run")
     args = parser.parse_args()
     action = os.environ["BENCHSMITH_ACTION"]
@@ -143,6 +146,10 @@ def main() -> int:
         events.emit("idle")
         return 0
     prompt = Path(os.environ["BENCHSMITH_MESSAGE_FILE"]).read_text(encoding="utf-8")
+    events.emit(
+        "settings", provider="openai", model=args.model or "codex-default",
+        reasoning=args.reasoning_effort or "codex-default",
+    )  # fmt: skip
     env = {k: v for k, v in os.environ.items() if not k.startswith("BENCHSMITH_")}
     if args.fresh_home:
         env["CODEX_HOME"] = str(state / "codex-home")

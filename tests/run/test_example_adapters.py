@@ -90,6 +90,10 @@ def test_claude_code_wrapper_maps_stream_json(
     assert usage == [("billing", 0, 0, 0, pytest.approx(0.07)), ("main", 6, 60, 1800, None)]
     tools = conn.execute("SELECT count(*), sum(result_bytes) FROM events WHERE type='tool_call'")
     assert tools.fetchone() == (3, 9)
+    (settings,) = conn.execute("SELECT settings FROM runs").fetchone()
+    assert json.loads(settings) == {
+        "provider": "anthropic", "model": "claude-code-default", "reasoning": "default"
+    }  # fmt: skip
 
 
 def test_codex_wrapper_maps_exec_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -109,3 +113,5 @@ def test_codex_wrapper_maps_exec_json(tmp_path: Path, monkeypatch: pytest.Monkey
         "SELECT count(uncached_input_tokens), sum(input_tokens), sum(cache_read_tokens) FROM usage"
     ).fetchone()
     assert row == (0, 1200, 900)  # cached tokens stay inside input: no uncached figure
+    (settings,) = conn.execute("SELECT settings FROM runs").fetchone()
+    assert json.loads(settings)["provider"] == "openai"

@@ -91,7 +91,11 @@ def test_judge_time_is_outside_agent_time(replay_runs: tuple[Path, BatchResult])
         stopped = [e.t for e in outcome.timeline if e.event["type"] == "agent_stopped"]
         judged = [e.t for e in outcome.timeline if e.event["type"] == "judge_started"]
         assert stopped[0] <= judged[0]
-        assert outcome.timeline[-1].t - judged[0] == pytest.approx(times.judge, abs=0.2)
+        finished = [e.t for e in outcome.timeline if e.event["type"] == "judge_finished"]
+        assert finished[0] - judged[0] == pytest.approx(times.judge, abs=0.2)
+        stage_judged = [e.t for e in outcome.timeline if e.event["type"] == "stage_judged"]
+        assert all(t >= finished[0] for t in stage_judged)  # after the scored verdict
+        assert times.lifecycle <= judged[0] + 1e-6
 
 
 def test_run_json_follows_the_schema_and_matches_the_database(

@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from benchsmith.pythons import default_python
 from benchsmith.runtime import benchlib
 from benchsmith.workspace import create_workspace
@@ -138,7 +140,8 @@ def test_stale_outputs_in_the_workspace_are_not_graded(tmp_path: Path) -> None:
 def test_time_scale_multiplies_every_command_timeout(tmp_path: Path) -> None:
     task = copy_example(tmp_path / "corpus", "01-grade-summary")
     workspace = _reference_workspace(task, tmp_path)
-    (workspace / "solution" / "grades.py").write_text("import time\ntime.sleep(60)\n", "utf-8")
+    sleeps = "import time\nif __name__ == '__main__':\n    time.sleep(60)\n"  # imports at once
+    (workspace / "solution" / "grades.py").write_text(sleeps, "utf-8")
     argv = [default_python(), "judge.py", "--workspace", str(workspace), "--time-scale", "0.1"]
     started = time.monotonic()
     done = subprocess.run(argv, cwd=task, capture_output=True, text=True, timeout=60, check=False)
@@ -181,3 +184,66 @@ def _embedded_task(task: Path) -> dict[str, Any]:
     )
     value: dict[str, Any] = ast.literal_eval(node.value)
     return value
+
+
+def _module_judge(tmp_path: Path, source: str) -> tuple[benchlib.Judge, Path]:
+    """A one-command judge of ``python -m solution.app`` whose level-3 check reads
+    ``marks.txt`` (each import of the module appends a line to it)."""
+    task_dir, workspace = tmp_path / "task", tmp_path / "ws"
+    task_dir.mkdir(parents=True)
+    (task_dir / "seed.py").write_text(SEED, "utf-8")
+    (workspace / "solution").mkdir(parents=True)
+    (workspace / "solution" / "app.py").write_text(source, "utf-8")
+    command = {"run": "python -m solution.app x", "argv": ["python", "-m", "solution.app", "x"]}
+    command |= {"cwd": ".", "stdin": None, "timeout": 20.0}
+    task = {"stages": ["initial"], "editable": ["solution/"], "outputs": []}
+    judge = benchlib.Judge(task | {"commands": [command]}, task_dir)
+
+    @judge.check(level=3)
+    def imported_once(run: benchlib.Run) -> None:
+        marks = (run.root / "marks.txt").read_text("utf-8").splitlines()
+        benchlib.expect(marks == ["x"], f"marks {marks}")
+
+    return judge, workspace
+
+
+MARK = "import sys\nwith open('marks.txt', 'a') as f:\n    f.write(sys.argv[1] + '\\n')\n"
+
+
+def test_a_module_that_raises_on_import_scores_0(tmp_path: Path) -> None:
+    judge, workspace = _module_judge(tmp_path, "import missing_dependency_xyz\n")
+    verdict = judge.evaluate(workspace, python=default_python())
+    assert verdict["progress_level"] == 0
+    assert verdict["notes"] == [
+        "level 1: python -m solution.app x: the module does not import: "
+        "ModuleNotFoundError: No module named 'missing_dependency_xyz'"
+    ]
+
+
+def test_the_import_probe_runs_in_a_copy_of_the_fixture(tmp_path: Path) -> None:
+    """An unguarded module runs at import with the command's arguments; the probe's writes
+    never reach the fixture the command then runs in."""
+    judge, workspace = _module_judge(tmp_path, MARK)
+    verdict = judge.evaluate(workspace, python=default_python())
+    assert (verdict["progress_level"], verdict["notes"]) == (
+        4,
+        ["edge: the task declares no edge check"],
+    )
+
+
+def test_a_module_exiting_at_import_has_started(tmp_path: Path) -> None:
+    judge, workspace = _module_judge(tmp_path, "raise SystemExit(2)\n")
+    verdict = judge.evaluate(workspace, python=default_python())
+    assert verdict["progress_level"] == 1
+    assert verdict["notes"][0].startswith("level 2: python -m solution.app x: exit status 2")
+
+
+def test_the_import_probe_is_sealed_with_the_judging(tmp_path: Path) -> None:
+    if not benchlib.sandbox_status()[0]:
+        pytest.skip("bubblewrap cannot run here")
+    judge, workspace = _module_judge(tmp_path, "import missing_dependency_xyz\n")
+    verdict = judge.evaluate(workspace, python=default_python(), sealed=True)
+    assert verdict["progress_level"] == 0
+    assert "does not import: ModuleNotFoundError" in verdict["notes"][0]
+    judge, workspace = _module_judge(tmp_path / "kept", MARK)
+    assert judge.evaluate(workspace, python=default_python(), sealed=True)["progress_level"] == 4

@@ -21,7 +21,7 @@ from benchsmith.run.data import (
     StageRecord,
 )
 from benchsmith.run.metrics import final_response_tokens, tool_totals, usage_record
-from benchsmith.runtime.run import write_json
+from benchsmith.runtime.run import agent_settings, stage_records, verdict_json, write_json
 
 RECORD_SCHEMA = "benchsmith.run-record/v1"
 
@@ -64,8 +64,10 @@ def build_record(outcome: RunOutcome) -> dict[str, Any]:
         "usage": usage_record(events),
         "tools": dict(zip(("calls", "result_bytes"), tool_totals(events), strict=True)),
         "final_response_tokens": final_response_tokens(events),
+        "settings": agent_settings(events),
         "diagnostics": [_diagnostic(d) for d in outcome.diagnostics],
         "verdict": _verdict(outcome.verdict),
+        **stage_records(outcome, outcome.plan.task.stage_judging),
         "artifacts": dict(sorted(outcome.artifacts.items())),
     }
 
@@ -78,6 +80,7 @@ def _times(outcome: RunOutcome) -> dict[str, float]:
         "inject_seconds": round(times.inject, 6),
         "lifecycle_seconds": round(times.lifecycle, 6),
         "judge_seconds": round(times.judge, 6),
+        "stage_judge_seconds": round(times.stage_judge, 6),
         "record_seconds": round(times.record, 6),
     }
 
@@ -122,18 +125,7 @@ def _diagnostic(entry: DiagnosticEntry) -> dict[str, Any]:
 
 
 def _verdict(verdict: Verdict | None) -> dict[str, Any] | None:
-    if verdict is None:
-        return None
-    return {
-        "status": verdict.status,
-        "progress_level": verdict.progress_level,
-        "main_checks_passed": verdict.main_checks_passed,
-        "main_checks_total": verdict.main_checks_total,
-        "edge_check_passed": verdict.edge_check_passed,
-        "notes": list(verdict.notes),
-        "exit_code": verdict.exit_code,
-        "seconds": round(verdict.seconds, 6),
-    }
+    return verdict_json(verdict)
 
 
 def entry_json(entry: Entry) -> dict[str, Any]:
@@ -158,6 +150,8 @@ def write_artifacts(outcome: RunOutcome, run_dir: Path) -> dict[str, str]:
     for name, rel in (("actions", "actions"), ("judge_stdout", "judge.stdout")):
         if (run_dir / rel).exists():
             found[name] = rel
+    if any(run_dir.glob("judge-stage*.stdout")):
+        found["stage_judge_stdout"] = "judge-stage*.stdout"
     return found
 
 

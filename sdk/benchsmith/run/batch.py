@@ -168,7 +168,7 @@ def run_batch(
     adapter = check_options(options)
     arm = options.arm or adapter.kind
     python = resolve_python(options.python)
-    tasks = [task_info(d) for d in task_dirs]
+    tasks = [task_info(d, python) for d in task_dirs]
     invocation = f"{utc_now()}-{os.getpid()}"
     conn = records.open_runs(options.runs_dir, create=True)
     with private_temp() as temp:

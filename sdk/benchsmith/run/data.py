@@ -23,7 +23,9 @@ from benchsmith.runtime.run import (
     Scenario,
     Service,
     Stage,
+    StageJudging,
     StageRecord,
+    StageVerdict,
     Times,
 )
 
@@ -37,7 +39,9 @@ __all__ = [
     "Kind",
     "RunOutcome",
     "RunPlan",
+    "StageJudging",
     "StageRecord",
+    "StageVerdict",
     "TaskInfo",
     "Times",
 ]
@@ -54,10 +58,13 @@ class TaskInfo:
         scenario: What the runner core reads of the task folder (``load_scenario``).
         digest: SHA-256 over scenario.json, judge.py, seed.py and TASK.md (``task_digest``
             of the records).
+        stage_judging: Whether its runs judge each stage (``on`` when it has several stages
+            and its judge accepts ``--stage``; see :func:`benchsmith.runtime.run.stage_judging`).
     """
 
     scenario: Scenario
     digest: str
+    stage_judging: StageJudging = "unsupported"
 
     @property
     def dirname(self) -> str:

@@ -14,7 +14,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchsmith.run.metrics import Spec, specs
-from benchsmith.run.report import LEVELS, Comparison, ComparisonRow, Figures, Report, SummaryRow
+from benchsmith.run.report import (
+    LEVELS,
+    Comparison,
+    ComparisonRow,
+    Figures,
+    Report,
+    Retention,
+    RunMetrics,
+    SummaryRow,
+)
 from benchsmith.tables import (
     LEVEL,
     RUN,
@@ -28,6 +37,10 @@ from benchsmith.tables import (
 from benchsmith.tables import LEVELS as LEVELS_WORD
 
 Column = tuple[str, Callable[[SummaryRow], str]]
+
+RETAINED = "retained"
+"""Header of the retention column: compactions after which every check that passed before
+still passed at the end, of those where it can be told."""
 
 NO_PAIRS = "no matched strict-pass pairs: no efficiency comparison"
 LEVEL_COLORS = ("#b91c1c", "#ea580c", "#d97706", "#ca8a04", "#65a30d", "#15803d")
@@ -65,9 +78,30 @@ SUMMARY_COLUMNS: tuple[Column, ...] = (
     ("strict", lambda r: str(r.strict_passes)),
     ("rate", lambda r: pct(r.strict_pass_rate)),
     (LEVELS_WORD, lambda r: "/".join(str(n) for n in r.levels)),
+    (RETAINED, lambda r: retained_cell(r)),
     *((s.metric.header, _per_run(s)) for s in specs()),
     (CACHE_REUSE[1], lambda r: pct(r.figures.prompt_cache_reuse)),
 )
+
+
+def retained_cell(row: SummaryRow) -> str:
+    """``kept/told (rate)`` of a row's compactions, ``-`` when none can be told."""
+    if not row.compactions_told:
+        return "-"
+    return f"{row.compactions_retained}/{row.compactions_told} ({pct(row.retention_rate)})"
+
+
+LOST_HEADERS = [RUN, "compaction", "after stage", "passed before", "lost checks"]
+
+
+def lost_cells(report: Report) -> list[list[str]]:
+    """One line per compaction after which an earlier passing check failed at the end."""
+    return [
+        [run.run_id, f"{c.compaction} ({c.trigger})", str(c.after_stage), str(c.passed_before),
+         ", ".join(c.lost)]
+        for run, lost in report.lost
+        for c in lost
+    ]  # fmt: skip
 
 
 def ratio(a: float | int | None, b: float | int | None) -> str:
@@ -116,6 +150,25 @@ def metric_rows(row: ComparisonRow) -> tuple[list[str], list[list[str]]]:
     return ["metric (totals)", "A", "B", "B/A"], cells
 
 
+AUX_TITLE = "auxiliary calls by kind (totals over scored runs)"
+ORDER_TITLE = "task order (primary runs by start time)"
+
+
+def aux_rows(rows: Sequence[SummaryRow], label: str) -> tuple[list[str], list[list[str]]]:
+    """Headers and cells of the auxiliary calls of each row by kind (empty: none reported)."""
+    kinds = sorted({kind for row in rows for kind, _ in row.aux_by_kind})
+    if not kinds:
+        return [], []
+    cells = [[row.key, *(str(dict(row.aux_by_kind).get(k, 0)) for k in kinds)] for row in rows]
+    return [label, *kinds], cells
+
+
+def order_line(report: Report, arm: str) -> str:
+    """An arm's primary runs in start order, numbered."""
+    order = dict(report.task_order).get(arm, ())
+    return "  ".join(f"{n}. {run}" for n, run in enumerate(order, 1)) or "-"
+
+
 def render_text(report: Report, runs_dir: str = "") -> str:
     """The report as plain-text tables."""
     parts = [f"runs: {runs_dir}"] if runs_dir else []
@@ -125,6 +178,10 @@ def render_text(report: Report, runs_dir: str = "") -> str:
         for title, rows, label in _arm_sections(report, arm):
             parts += ["", f"== arm {arm}: {title} (means per scored run)", ""]
             parts.append(text_table(*summary_rows(rows, label)))
+        headers, cells = aux_rows([r for r in report.by_task if r.arm == arm], TASK)
+        if headers:
+            parts += ["", f"== arm {arm}: {AUX_TITLE}", "", text_table(headers, cells)]
+        parts += ["", f"== arm {arm}: {ORDER_TITLE}", "", order_line(report, arm)]
     if report.comparison:
         parts += _comparison_text(report.comparison)
     parts += _extra_text(report)
@@ -158,6 +215,7 @@ def _comparison_text(comparison: Comparison) -> list[str]:
 
 
 DIAGNOSTIC_HEADERS = [RUN, "end", VERDICT, LEVEL]
+LOST_TITLE = "retention: compactions after which earlier passing checks failed at the end"
 
 
 def _diagnostic_cells(report: Report) -> list[list[str]]:
@@ -173,6 +231,9 @@ def _unfinished_cells(report: Report) -> list[list[str]]:
 
 def _extra_text(report: Report) -> list[str]:
     parts: list[str] = []
+    if report.lost:
+        parts += ["", f"== {LOST_TITLE}", ""]
+        parts.append(text_table(LOST_HEADERS, lost_cells(report)))
     if report.diagnostic:
         parts += ["", "== diagnostic reruns (not in any aggregate)", ""]
         parts.append(text_table(DIAGNOSTIC_HEADERS, _diagnostic_cells(report)))
@@ -194,6 +255,15 @@ def report_json(report: Report) -> dict[str, Any]:
     data: dict[str, Any] = _plain(report)
     for key in ("diagnostic", "unfinished"):
         data[key] = [_run_json(r) for r in data[key]]
+    data["lost"] = [_lost_json(run, lost) for run, lost in report.lost]
+    data["task_order"] = {arm: list(order) for arm, order in report.task_order}
+    for key, rows in (
+        ("by_task", report.by_task), ("by_pressure", report.by_pressure),
+        ("corpus", report.corpus),
+    ):  # fmt: skip
+        for plain, row in zip(data[key], rows, strict=True):
+            plain["retention_rate"] = row.retention_rate
+            plain["aux_by_kind"] = dict(row.aux_by_kind)
     data["metrics"] = [
         {
             "name": s.name,
@@ -217,6 +287,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _lost_json(run: RunMetrics, lost: Sequence[Retention]) -> dict[str, Any]:
+    return {
+        "run_id": run.run_id, "arm": run.arm, "task": run.task, "repeat": run.repeat,
+        "compactions": [_plain(c) for c in lost],
+    }  # fmt: skip
+
+
 def _run_json(run: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in run.items() if k in ("run_id", "arm", "task", "repeat", "kind",
             "status", "end_reason", "verdict_status", "level")}  # fmt: skip
@@ -236,9 +313,11 @@ def level_chart(rows: Sequence[SummaryRow]) -> str:
             for level, count in zip(LEVELS, row.levels, strict=True)
             if count
         )
+        kept = f" · {RETAINED} {retained_cell(row)}" if row.compactions_told else ""
         cells.append(
             f"<div>{escape(row.key)}</div><div>{escape(row.arm)}</div>"
-            f'<div class="bar">{spans}</div><div>{row.strict_passes}/{row.scored} strict</div>'
+            f'<div class="bar">{spans}</div>'
+            f"<div>{row.strict_passes}/{row.scored} strict{escape(kept)}</div>"
         )
     legend = "".join(
         f'<span style="background:{color}">L{level}</span>'
@@ -255,8 +334,17 @@ def render_html(report: Report, runs_dir: str = "") -> str:
         for title, rows, label in _arm_sections(report, arm):
             body.append(f"<h2>Arm {escape(arm)}: {title} (means per scored run)</h2>")
             body.append(html_table(*summary_rows(rows, label)))
+        headers, cells = aux_rows([r for r in report.by_task if r.arm == arm], TASK)
+        if headers:
+            body.append(f"<h2>Arm {escape(arm)}: {AUX_TITLE}</h2>")
+            body.append(html_table(headers, cells))
+        body.append(f"<h2>Arm {escape(arm)}: {ORDER_TITLE}</h2>")
+        body.append(f"<p>{escape(order_line(report, arm))}</p>")
     if report.comparison:
         body += _comparison_html(report.comparison)
+    if report.lost:
+        body.append(f"<h2>{escape(LOST_TITLE.capitalize())}</h2>")
+        body.append(html_table(LOST_HEADERS, lost_cells(report)))
     if report.diagnostic:
         body.append("<h2>Diagnostic reruns (not in any aggregate)</h2>")
         body.append(html_table(DIAGNOSTIC_HEADERS, _diagnostic_cells(report)))

@@ -3,9 +3,11 @@
 Tables: ``runs`` (one row per run, reserved as ``pending`` before it starts so concurrent
 invocations never share a repeat number), ``stages``, ``events`` (the whole timeline),
 ``usage`` (a measure column per usage-event metric of :class:`~benchsmith.run.metrics.Usage`),
-``compactions``, ``verdicts`` and ``diagnostics``. ``PRAGMA user_version`` holds the schema
-version. Only the parent process writes; several invocations may append to one
-database (writes are short transactions behind SQLite's lock, with a busy timeout).
+``compactions``, ``verdicts`` (the final, scored verdict), ``stage_verdicts`` (the verdict
+on the state after each stage but the last: ``judge.py --stage N``) and ``diagnostics``.
+``PRAGMA user_version`` holds the schema version. Only the parent process writes; several
+invocations may append to one database (writes are short transactions behind SQLite's lock,
+with a busy timeout).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from benchsmith.diagnostics import Diagnostic, display_path
 from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.run.data import Entry, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.metrics import event_values, final_response_tokens, usage_columns
-from benchsmith.runtime.run import owner_alive, write_json
+from benchsmith.runtime.run import agent_settings, owner_alive, write_json
 
 DB_NAME = "runs.db"
 SCHEMA_VERSION = 1
@@ -111,6 +113,23 @@ CREATE TABLE verdicts (
     exit_code INTEGER,
     seconds REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS stage_verdicts (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    stage INTEGER NOT NULL,
+    stage_id TEXT NOT NULL,
+    snapshot_seconds REAL NOT NULL,
+    problem TEXT NOT NULL,
+    status TEXT,
+    progress_level INTEGER,
+    main_checks_passed INTEGER,
+    main_checks_total INTEGER,
+    edge_check_passed INTEGER,
+    notes TEXT,
+    raw TEXT,
+    exit_code INTEGER,
+    seconds REAL,
+    PRIMARY KEY (run_id, stage)
+);
 CREATE TABLE diagnostics (
     run_id TEXT NOT NULL REFERENCES runs (run_id),
     number INTEGER NOT NULL,
@@ -149,7 +168,18 @@ def _usage_names() -> list[str]:
     return [*USAGE_KEYS, *(c.key for c in usage_columns())]
 
 
-DETAIL_TABLES = ("stages", "events", "usage", "compactions", "verdicts", "diagnostics")
+ADDED_TABLES = DDL[DDL.index("CREATE TABLE IF NOT EXISTS stage_verdicts") :].split(";")[0]
+"""``stage_verdicts``, which databases created before it existed gain on opening."""
+
+DETAIL_TABLES = (
+    "stages",
+    "events",
+    "usage",
+    "compactions",
+    "verdicts",
+    "stage_verdicts",
+    "diagnostics",
+)
 
 
 class RecordsError(BenchsmithError):
@@ -201,12 +231,24 @@ def _ensure_sealed_column(conn: sqlite3.Connection) -> None:
     for name, sql in ADDED_COLUMNS:
         if name not in columns:
             conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {sql}")
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'stage_verdicts'").fetchone():
+        conn.execute(ADDED_TABLES)
 
 
-ADDED_COLUMNS = (("sealed", "INTEGER"), ("owner", "TEXT"), ("network", "TEXT"))
+ADDED_COLUMNS = (
+    ("sealed", "INTEGER"),
+    ("owner", "TEXT"),
+    ("network", "TEXT"),
+    ("stage_judging", "TEXT"),
+    ("stage_judge_seconds", "REAL"),
+    ("settings", "TEXT"),
+)
 """Columns of ``runs`` added after schema version 1 (NULL for older rows): whether agents and
 candidates ran sealed; the temporary folder of the invocation running a pending row (its lock
-says whether that invocation still lives); the sealed agents' network, ``host`` or ``none``."""
+says whether that invocation still lives); the sealed agents' network, ``host`` or ``none``;
+whether each stage was judged (``on``, ``single_stage``, ``unsupported``) and how long the
+per-stage judgings took; the agent settings its adapter reported (``settings`` events merged,
+JSON). Tables added since (``stage_verdicts``) are created on opening."""
 
 
 def _ensure_schema(conn: sqlite3.Connection, path: Path) -> None:
@@ -368,6 +410,7 @@ def store_outcome(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
         _insert_events(conn, outcome)
         _insert_compactions(conn, outcome)
         _insert_verdict(conn, outcome)
+        _insert_stage_verdicts(conn, outcome)
         _insert_diagnostics(conn, outcome)
 
 
@@ -377,12 +420,14 @@ def _update_run(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
     conn.execute(
         """UPDATE runs SET status = 'finished', end_reason = ?, end_detail = ?, started_at = ?,
             setup_seconds = ?, agent_seconds = ?, inject_seconds = ?, lifecycle_seconds = ?,
-            judge_seconds = ?, record_seconds = ?, final_response_tokens = ?
+            judge_seconds = ?, record_seconds = ?, final_response_tokens = ?,
+            stage_judging = ?, stage_judge_seconds = ?, settings = ?
         WHERE run_id = ?""",
         (
             outcome.end_reason, outcome.end_detail, outcome.started_at, times.setup,
             times.agent, times.inject, times.lifecycle, times.judge, times.record,
-            final_response_tokens(events), outcome.run_id,
+            final_response_tokens(events), outcome.plan.task.stage_judging, times.stage_judge,
+            json.dumps(agent_settings(events), ensure_ascii=False, sort_keys=True), outcome.run_id,
         ),
     )  # fmt: skip
 
@@ -467,6 +512,27 @@ def _insert_verdict(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
             verdict.exit_code, verdict.seconds,
         ),
     )  # fmt: skip
+
+
+def _insert_stage_verdicts(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
+    rows = []
+    for taken in outcome.stage_verdicts:
+        verdict = taken.verdict
+        judged: tuple[object, ...] = (None,) * 9
+        if verdict is not None:
+            judged = (
+                verdict.status, verdict.progress_level, verdict.main_checks_passed,
+                verdict.main_checks_total, int(verdict.edge_check_passed),
+                json.dumps(list(verdict.notes), ensure_ascii=False),
+                json.dumps(verdict.raw, ensure_ascii=False, sort_keys=True)
+                if verdict.raw else None,
+                verdict.exit_code, verdict.seconds,
+            )  # fmt: skip
+        rows.append(
+            (outcome.run_id, taken.stage, taken.stage_id, taken.snapshot_seconds, taken.problem,
+             *judged)
+        )  # fmt: skip
+    conn.executemany(f"INSERT INTO stage_verdicts VALUES ({', '.join('?' * 14)})", rows)
 
 
 def _insert_diagnostics(conn: sqlite3.Connection, outcome: RunOutcome) -> None:

@@ -16,14 +16,19 @@ Rules:
   says: a sum, a sum known only when every run knows it (uncached input, cost, final
   response tokens) or the largest value (peak context);
 * ``prompt_cache_reuse = cache_read / (uncached_input + cache_read + cache_write)`` only
-  when every run in the set reports uncached input separately.
+  when every run in the set reports uncached input separately;
+* retention (spec section 4) is per compaction: whether every check that passed at the stage
+  verdict just before it still passes in the final verdict
+  (:func:`benchsmith.runtime.run.retention`); a group counts the compactions of its scored
+  runs where that can be told and those after which nothing was lost.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from benchsmith.errors import UsageError
@@ -37,10 +42,34 @@ from benchsmith.run.metrics import (
     make_usage,
 )
 from benchsmith.run.records import usage_rows
+from benchsmith.runtime.run import SETTING_KEYS, retention, verdict_checks
 
 T = TypeVar("T")
 LEVELS = tuple(range(6))
 PRESSURE_ORDER = ("N", "L", "M", "H")
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """One compaction of a run and whether the checks passed before it were kept.
+
+    Attributes:
+        compaction: Its number within the run.
+        trigger: ``requested`` or ``natural``.
+        after_stage: The stage answered before it (natural: the stage it happened in).
+        passed_before: Checks passed at the stage verdict before it (still applying at the end).
+        lost: Those failing in the final verdict.
+        retained: Whether none was lost (``None``: cannot be told; see ``reason``).
+        reason: Why it cannot be told.
+    """
+
+    compaction: int
+    trigger: str
+    after_stage: int
+    passed_before: int
+    lost: tuple[str, ...]
+    retained: bool | None
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +89,14 @@ class RunMetrics:
     task_digest: str
     timeout_seconds: float
     usage: Usage = field(default_factory=Usage)
+    retention: tuple[Retention, ...] = ()
+    settings: tuple[tuple[str, str], ...] = ()
+    started_at: str = ""
+    aux_by_kind: tuple[tuple[str, int], ...] = ()
+
+    def setting(self, key: str) -> str:
+        """A reported agent setting as canonical JSON (``null`` when not reported)."""
+        return dict(self.settings).get(key, "null")
 
     @property
     def scored(self) -> bool:
@@ -113,6 +150,9 @@ class SummaryRow:
         strict_pass_rate: ``strict_passes / scored`` (``None`` with nothing scored).
         levels: Scored runs per progress level 0-5.
         figures: Efficiency figures over the scored runs.
+        compactions_told: Compactions of the scored runs whose retention can be told.
+        compactions_retained: Those after which every earlier passing check still passed.
+        aux_by_kind: Auxiliary calls of the scored runs by kind (totals), sorted by kind.
     """
 
     arm: str
@@ -124,12 +164,22 @@ class SummaryRow:
     strict_pass_rate: float | None
     levels: tuple[int, ...]
     figures: Figures
+    compactions_told: int = 0
+    compactions_retained: int = 0
+    aux_by_kind: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def retention_rate(self) -> float | None:
+        """``compactions_retained / compactions_told`` (``None`` when none can be told)."""
+        told = self.compactions_told
+        return self.compactions_retained / told if told else None
 
 
 def summarize(arm: str, key: str, runs: Sequence[RunMetrics]) -> SummaryRow:
     """The summary of one arm over ``runs`` (primary, finished)."""
     scored = [r for r in runs if r.scored]
     passes = sum(r.strict_pass for r in scored)
+    told = [c.retained for r in scored for c in r.retention if c.retained is not None]
     return SummaryRow(
         arm=arm,
         key=key,
@@ -140,7 +190,18 @@ def summarize(arm: str, key: str, runs: Sequence[RunMetrics]) -> SummaryRow:
         strict_pass_rate=passes / len(scored) if scored else None,
         levels=tuple(sum(r.level == level for r in scored) for level in LEVELS),
         figures=figures(scored),
+        compactions_told=len(told),
+        compactions_retained=sum(told),
+        aux_by_kind=_sum_kinds(r.aux_by_kind for r in scored),
     )
+
+
+def _sum_kinds(runs: Iterable[tuple[tuple[str, int], ...]]) -> tuple[tuple[str, int], ...]:
+    totals: dict[str, int] = {}
+    for kinds in runs:
+        for kind, calls in kinds:
+            totals[kind] = totals.get(kind, 0) + calls
+    return tuple(sorted(totals.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +305,14 @@ def pair_warnings(pairs: Sequence[Pair]) -> list[str]:
     timeouts = sum(a.timeout_seconds != b.timeout_seconds for a, b in pairs)
     if timeouts:
         found.append(f"{timeouts} matched pair(s) ran with different agent timeouts")
+    for key in SETTING_KEYS:
+        differ = [(a, b) for a, b in pairs if a.setting(key) != b.setting(key)]
+        if differ:
+            a, b = differ[0]
+            found.append(
+                f"{len(differ)} matched pair(s) ran with a different {key} "
+                f"(e.g. {a.task} repeat {a.repeat}: {a.setting(key)} vs {b.setting(key)})"
+            )
     return found
 
 
@@ -275,6 +344,10 @@ class Report:
         comparison: The two-arm comparison, when asked for.
         diagnostic: Diagnostic reruns (never part of the aggregates).
         unfinished: Runs that are pending or were interrupted.
+        lost: The scored primary runs of the shown arms with a compaction after which an
+            earlier passing check failed in the end, with those compactions.
+        task_order: Each shown arm's primary runs in the order they started (spec 7.1: an
+            online-learning arm's results depend on it), as ``NN-slug rNNN``.
     """
 
     arms: tuple[str, ...]
@@ -284,6 +357,8 @@ class Report:
     comparison: Comparison | None
     diagnostic: tuple[RunMetrics, ...]
     unfinished: tuple[RunMetrics, ...]
+    lost: tuple[tuple[RunMetrics, tuple[Retention, ...]], ...] = ()
+    task_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report:
@@ -313,7 +388,19 @@ def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report
         comparison=comparison,
         diagnostic=tuple(r for r in runs if r.kind == "diagnostic" and r.status == "finished"),
         unfinished=tuple(r for r in runs if r.status != "finished"),
+        lost=tuple(
+            (r, lost)
+            for r in main
+            if r.scored and (lost := tuple(c for c in r.retention if c.retained is False))
+        ),
+        task_order=tuple((arm, task_order([r for r in main if r.arm == arm])) for arm in chosen),
     )
+
+
+def task_order(runs: Sequence[RunMetrics]) -> tuple[str, ...]:
+    """``NN-slug rNNN`` of ``runs`` by start time (then run id, for runs started together)."""
+    ordered = sorted(runs, key=lambda r: (r.started_at, r.run_id))
+    return tuple(f"{r.task} r{r.repeat:03d}" for r in ordered)
 
 
 # -- loading --------------------------------------------------------------------------------
@@ -339,6 +426,46 @@ FROM compactions GROUP BY run_id
 """
 
 
+_RETENTION_SQL = {
+    "compactions": "SELECT run_id, number, after_stage, trigger, status FROM compactions "
+    "ORDER BY run_id, number",
+    "stages": "SELECT run_id, stage, status, raw FROM stage_verdicts ORDER BY run_id, stage",
+    "final": "SELECT run_id, status, raw FROM verdicts",
+}
+
+
+def _checked(status: str | None, raw: str | None) -> dict[str, Any] | None:
+    """A stored verdict as :func:`~benchsmith.runtime.run.retention` reads it."""
+    if status is None:
+        return None
+    return {"status": status, "checks": verdict_checks(json.loads(raw) if raw else None)}
+
+
+def load_retention(conn: sqlite3.Connection) -> dict[str, tuple[Retention, ...]]:
+    """Each run's compactions with their retention, from the stored verdicts' checks."""
+    compactions: dict[str, list[dict[str, Any]]] = {}
+    for row in conn.execute(_RETENTION_SQL["compactions"]):
+        compactions.setdefault(row["run_id"], []).append(dict(row))
+    stages: dict[str, list[dict[str, Any]]] = {}
+    for row in conn.execute(_RETENTION_SQL["stages"]):
+        verdict = _checked(row["status"], row["raw"])
+        stages.setdefault(row["run_id"], []).append({"stage": row["stage"], "verdict": verdict})
+    finals = {
+        r["run_id"]: _checked(r["status"], r["raw"]) for r in conn.execute(_RETENTION_SQL["final"])
+    }
+    found = {}
+    for run_id, mine in compactions.items():
+        entries = retention(mine, stages.get(run_id, []), finals.get(run_id))
+        found[run_id] = tuple(
+            Retention(
+                e["compaction"], e["trigger"], e["after_stage"], e["passed_before"],
+                tuple(e["lost"]), e["retained"], e["reason"],
+            )
+            for e in entries
+        )  # fmt: skip
+    return found
+
+
 def load_metrics(conn: sqlite3.Connection) -> list[RunMetrics]:
     """One :class:`RunMetrics` per recorded run.
 
@@ -352,12 +479,38 @@ def load_metrics(conn: sqlite3.Connection) -> list[RunMetrics]:
     measured = {row["run_id"]: dict(row) for row in conn.execute(_TOOLS_SQL)}
     for row in conn.execute(_COMPACTIONS_SQL):
         measured.setdefault(row["run_id"], {}).update(dict(row))
+    kept = load_retention(conn)
     found = []
     for row in conn.execute(_RUNS_SQL):
-        values = {**dict(row), **measured.get(row["run_id"], {})}
-        values.update(event_totals(usage.get(row["run_id"], [])))
-        found.append(_metrics(values))
+        run_id = row["run_id"]
+        values = {**dict(row), **measured.get(run_id, {})}
+        values.update(event_totals(usage.get(run_id, [])))
+        found.append(
+            replace(
+                _metrics(values), retention=kept.get(run_id, ()),
+                settings=_settings(values.get("settings")), started_at=row["started_at"] or "",
+                aux_by_kind=_aux_by_kind(usage.get(run_id, [])),
+            )
+        )  # fmt: skip
     return found
+
+
+def _settings(stored: str | None) -> tuple[tuple[str, str], ...]:
+    """The stored agent settings, each value as canonical JSON."""
+    try:
+        values = json.loads(stored) if stored else {}
+    except ValueError:
+        values = {}
+    return tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in values.items()))
+
+
+def _aux_by_kind(events: Sequence[dict[str, Any]]) -> tuple[tuple[str, int], ...]:
+    """Auxiliary calls of a run by kind (``calls`` counts 1 when absent)."""
+    counts: dict[str, int] = {}
+    for event in events:
+        if event["kind"] != "main":
+            counts[event["kind"]] = counts.get(event["kind"], 0) + int(event.get("calls", 1))
+    return tuple(sorted(counts.items()))
 
 
 def _event_of(row: sqlite3.Row) -> dict[str, Any]:

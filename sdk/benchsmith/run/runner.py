@@ -53,6 +53,7 @@ def execute_run(plan: RunPlan) -> RunOutcome:
         workspaces=WorkspaceSource(plan.task.layout, plan.python, plan.workspace_cache),
         record=_Recorder(outcome).record,
         seal=agent_seal(plan) if plan.sealed else None,
+        stage_judging=plan.task.stage_judging,
     )
     Lifecycle.execute(config, outcome)
     artifacts.write_record(outcome, plan.run_dir)
@@ -88,11 +89,11 @@ class _Judge:
 
     plan: RunPlan
 
-    def __call__(self, workspace: Path, output: Path) -> Verdict:
+    def __call__(self, workspace: Path, output: Path, stage: int | None = None) -> Verdict:
         plan = self.plan
         call = JudgeCall(
             plan.task.task_dir, plan.task.judge_command, plan.python, plan.judge_timeout,
-            plan.judge_cache, unsealed=not plan.sealed,
+            plan.judge_cache, unsealed=not plan.sealed, stage=stage,
         )  # fmt: skip
         return run_judge(call, workspace, output=output)
 

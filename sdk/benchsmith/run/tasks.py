@@ -15,13 +15,17 @@ from pathlib import Path
 from benchsmith.errors import UsageError
 from benchsmith.judging import read_judge_command
 from benchsmith.run.data import TaskInfo
-from benchsmith.runtime.run import ScenarioError, load_scenario
+from benchsmith.runtime.run import ScenarioError, load_scenario, stage_judging
 
 DIGESTED = ("scenario.json", "judge.py", "seed.py", "TASK.md")
 
 
-def task_info(task_dir: Path) -> TaskInfo:
+def task_info(task_dir: Path, python: str | None = None) -> TaskInfo:
     """Load what the runner needs from a built task folder.
+
+    With ``python`` (the interpreter judges run with), it also asks the judge whether it
+    judges per stage (``judge.py --help`` lists ``--stage``); without, runs judge only the
+    final state.
 
     Raises:
         JudgeCommandError: When scenario.json gives no usable judge_command.
@@ -33,7 +37,8 @@ def task_info(task_dir: Path) -> TaskInfo:
         scenario = load_scenario(task_dir)
     except ScenarioError as exc:
         raise UsageError(f"{exc}; run benchsmith build") from exc
-    return TaskInfo(scenario=scenario, digest=task_digest(scenario.task_dir))
+    judging = "unsupported" if python is None else stage_judging(scenario, python)
+    return TaskInfo(scenario, task_digest(scenario.task_dir), judging)
 
 
 def task_digest(task_dir: Path) -> str:
