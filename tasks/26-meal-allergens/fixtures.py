@@ -235,9 +235,17 @@ SUBSTITUTIONS = {
         {"effective_date": "2025-09-10", "replace": "I02", "with": "I33", "factor": Decimal("1")},
         {"effective_date": "2025-09-10", "replace": "I03", "with": "I36", "factor": Decimal("1")},
         # peanut butter: sunflower seed butter from Tuesday, the new spread from Friday on
-        {"effective_date": "2025-09-12", "replace": "I10", "with": "S12", "factor": Decimal("40")},
+        # (on Friday the latest date wins, although it is listed last)
         {"effective_date": "2025-09-09", "replace": "I10", "with": "I34", "factor": Decimal("1")},
-        # eggs (each) become egg replacer (kg) from Thursday
+        {"effective_date": "2025-09-12", "replace": "I10", "with": "S12", "factor": Decimal("40")},
+        # eggs (each) become egg replacer (kg) from Thursday, a stronger dose from Friday
+        # (on Friday the latest date wins, although it is listed first)
+        {
+            "effective_date": "2025-09-12",
+            "replace": "I04",
+            "with": "I35",
+            "factor": Decimal("0.02"),
+        },
         {
             "effective_date": "2025-09-11",
             "replace": "I04",
@@ -284,8 +292,10 @@ def _write_kitchen(ctx: benchlib.SeedContext, ingredients, recipes, menu, stock)
 
 def kitchen(ctx: benchlib.SeedContext) -> None:
     """The stage-1 inputs: ingredients, recipes, menu, students, inventory, packs."""
-    _write_kitchen(ctx, INGREDIENTS, RECIPES, MENU, STOCK)
     rng = ctx.rng
+    ingredients = list(INGREDIENTS)
+    rng.shuffle(ingredients)  # the export lists ingredients in no particular order
+    _write_kitchen(ctx, ingredients, RECIPES, MENU, STOCK)
     anchors = ctx.anchor("students")
     students = []
     weights = [3, 1, 4, 1, 4, 2, 1, 2, 2, 3]
@@ -329,12 +339,12 @@ EDGE_RECIPES = [
     recipe("ER2", "rice bowl", [("E03", "0.150"), ("E05", "0.040")]),
     recipe("ER3", "carrot soup", [("E05", "0.200"), ("E02", "0.020")]),
 ]
-EDGE_MENU = [
-    ("2025-09-09", "O1", "ER1", 20),
-    ("2025-09-09", "O2", "ER3", 10),
-    ("2025-09-10", "O3", "ER1", 25),
-    ("2025-09-10", "O4", "ER2", 30),
+EDGE_MENU = [  # not in date order: errors.csv is sorted by date, then option_id
     ("2025-09-10", "O5", "ER3", 15),
+    ("2025-09-09", "O1", "ER1", 20),
+    ("2025-09-10", "O3", "ER1", 25),
+    ("2025-09-09", "O2", "ER3", 10),
+    ("2025-09-10", "O4", "ER2", 30),
 ]
 EDGE_STOCK = {
     "E01": ("1.000", "2.000", "2.40"),

@@ -59,7 +59,7 @@ class Kitchen:
             self.subs = more.get("substitutions", [])
         self.recipes = {r["recipe_id"]: r for r in recipes}
         for rid, r in self.recipes.items():
-            self.tags[rid] = {t.strip().lower() for t in r.get("may_contain", [])}
+            self.tags[rid] = set(r.get("may_contain", []))
 
     def substitute(self, item: str, day: str) -> tuple[str, Decimal]:
         live = [s for s in self.subs if s["replace"] == item and s["effective_date"] <= day]
@@ -137,7 +137,7 @@ def main() -> None:
         [[*key, v[2], v[0], v[1]] for key, v in sorted(eligibility.items())],
     )
     days: dict[tuple[str, str], list[str]] = {}
-    for (student, day, option), value in sorted(eligibility.items()):
+    for (student, day, option), value in eligibility.items():
         safe = days.setdefault((student, day), [])
         if value[0] == "yes":
             safe.append(option)
