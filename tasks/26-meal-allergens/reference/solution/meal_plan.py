@@ -22,7 +22,8 @@ class Cycle(Exception):
 
 
 def tags(text: str) -> set[str]:
-    return {t.strip().lower() for t in text.split(";") if t.strip()}
+    cleaned = (t.strip().lower() for t in text.split(";"))
+    return {t for t in cleaned if t}
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
