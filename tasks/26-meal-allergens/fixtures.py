@@ -125,7 +125,13 @@ RECIPES = [
     ),
     recipe("R06", "hummus wrap", [("S07", "1"), ("I29", "2"), ("I19", "0.030")]),
     recipe("R07", "bean tacos", [("S10", "1"), ("I29", "2"), ("I05", "0.015")]),
-    recipe("R08", "vegetable pasta bake", [("I22", "0.080"), ("S02", "1"), ("S04", "0.5")]),
+    # a diamond, not a cycle: the white sauce twice, directly and inside the cheese sauce;
+    # its quantities add up over both paths
+    recipe(
+        "R08",
+        "vegetable pasta bake",
+        [("I22", "0.080"), ("S02", "1"), ("S04", "0.5"), ("S01", "0.25")],
+    ),
     recipe("R09", "yogurt parfait", [("I24", "0.120"), ("S08", "0.25"), ("I25", "0.5")]),
     recipe("R10", "peanut noodles", [("I22", "0.080"), ("I10", "0.025"), ("S05", "0.5")]),
     recipe(
