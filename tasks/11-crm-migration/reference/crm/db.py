@@ -1,0 +1,38 @@
+"""Opening the CRM database and the rules shared by its tools."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """Open an existing database (never create one); transactions are explicit."""
+    if not Path(path).is_file():
+        sys.exit(f"no such database: {path}")
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def normalize_email(value: str | None) -> str:
+    """Trim, then casefold; '' means no email."""
+    return (value or "").strip().casefold()
+
+
+def normalize_phone(value: str | None) -> str:
+    """Digits 0-9 with a leading '+' kept; '' when the text has no digit."""
+    text = (value or "").strip()
+    digits = "".join(ch for ch in text if ch in "0123456789")
+    if not digits:
+        return ""
+    return "+" + digits if text.startswith("+") else digits
+
+
+def clean(value: str | None) -> str:
+    return (value or "").strip()

@@ -1,0 +1,103 @@
+"""Migrate the CRM database from schema version 1 to version 2, in place.
+
+python -m crm.migrate workspace/crm.db
+"""
+
+from __future__ import annotations
+
+import sys
+
+from crm.db import clean, connect, normalize_email, normalize_phone, user_version
+
+SCHEMA_V2 = """
+CREATE TABLE contacts (
+    id INTEGER PRIMARY KEY,
+    display_name TEXT NOT NULL,
+    notes TEXT NOT NULL
+);
+CREATE TABLE contact_methods (
+    contact_id INTEGER NOT NULL REFERENCES contacts(id),
+    kind TEXT NOT NULL,
+    value TEXT NOT NULL,
+    normalized_value TEXT NOT NULL,
+    is_primary INTEGER NOT NULL
+);
+CREATE INDEX contact_methods_lookup ON contact_methods (kind, normalized_value);
+"""
+
+
+def plan(rows: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+    """The version-2 contacts and methods of the version-1 rows (sorted by ID)."""
+    groups: dict[int, list[tuple]] = {}
+    kept_by_email: dict[str, int] = {}
+    for row in rows:
+        email = normalize_email(row[2])
+        if email and email in kept_by_email:
+            groups[kept_by_email[email]].append(row)
+            continue
+        if email:
+            kept_by_email[email] = row[0]
+        groups[row[0]] = [row]
+    contacts, methods = [], []
+    for cid, members in groups.items():
+        notes: list[str] = []
+        for member in members:
+            note = clean(member[4])
+            if note and note not in notes:
+                notes.append(note)
+        contacts.append((cid, clean(members[0][1]), "\n".join(notes)))
+        seen: set[tuple[str, str]] = set()
+        primary: set[str] = set()
+        for member in members:
+            for kind, raw, normalized in (
+                ("email", member[2], normalize_email(member[2])),
+                ("phone", member[3], normalize_phone(member[3])),
+            ):
+                if not normalized or (kind, normalized) in seen:
+                    continue
+                seen.add((kind, normalized))
+                is_primary = 0 if kind in primary else 1
+                primary.add(kind)
+                methods.append((cid, kind, clean(raw), normalized, is_primary))
+    return contacts, methods
+
+
+def migrate(path: str) -> None:
+    conn = connect(path)
+    try:
+        version = user_version(conn)
+        if version == 2:
+            return
+        if version != 1:
+            sys.exit(f"{path}: unsupported schema version {version}")
+        rows = conn.execute(
+            "SELECT id, name, email, phone, notes FROM contacts ORDER BY id"
+        ).fetchall()
+        contacts, methods = plan(rows)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("DROP TABLE contacts")
+            for statement in SCHEMA_V2.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.executemany("INSERT INTO contacts VALUES (?, ?, ?)", contacts)
+            conn.executemany("INSERT INTO contact_methods VALUES (?, ?, ?, ?, ?)", methods)
+            conn.execute("PRAGMA user_version = 2")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.close()
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m crm.migrate DATABASE", file=sys.stderr)
+        return 2
+    migrate(argv[0])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
