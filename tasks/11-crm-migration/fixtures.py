@@ -68,10 +68,12 @@ ANCHORS: list[tuple[int, str, str | None, str | None, str | None]] = [
     # the same phone written two ways in a duplicate pair: one phone method
     (52, "Mei Chen", "mei.chen@example.org", "(212) 555-0107", "VIP"),
     (203, "Mei Chen", "MEI.CHEN@example.org ", "212-555-0107", ""),
-    # phone formats: '00' prefix kept as digits, '(0)' digits kept, a phone without digits
+    # phone formats: '00' prefix kept as digits, '(0)' digits kept, a phone without digits,
+    # a '+' that is not the first character (dropped)
     (60, "Oliver Grant", "oliver.grant@example.co.uk", "00 44 20 7946 0958", None),
     (61, " Priya Raman ", "priya.raman@example.com", " +44 (0)20 7946 0011 ", "Remote."),
     (62, "Tom Becker", "tom.becker@example.de", "n/a", "  "),
+    (63, "Léa Roux", "lea.roux@example.fr", "(+33) 1 42 68 53 00", "Paris office."),
     # the highest ID is a duplicate of 77: after the merge the highest ID is 239
     (77, "Tomas Ortega", "Tomas.Ortega@example.net", "555 0100", ""),
     (240, "Tomás Ortega", " tomas.ortega@example.net", None, "Call after 5pm."),

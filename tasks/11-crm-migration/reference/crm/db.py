@@ -17,7 +17,8 @@ def connect(path: str) -> sqlite3.Connection:
 
 
 def user_version(conn: sqlite3.Connection) -> int:
-    return conn.execute("PRAGMA user_version").fetchone()[0]
+    (version,) = conn.execute("PRAGMA user_version").fetchone()
+    return version
 
 
 def normalize_email(value: str | None) -> str:

@@ -15,9 +15,9 @@ from crm.db import clean, connect, normalize_email, normalize_phone, user_versio
 
 
 def add_method(conn: sqlite3.Connection, cid: int, kind: str, raw: str, normalized: str) -> None:
-    has = conn.execute(
+    (has,) = conn.execute(
         "SELECT COUNT(*) FROM contact_methods WHERE contact_id = ? AND kind = ?", (cid, kind)
-    ).fetchone()[0]
+    ).fetchone()
     conn.execute(
         "INSERT INTO contact_methods VALUES (?, ?, ?, ?, ?)",
         (cid, kind, clean(raw), normalized, 0 if has else 1),
@@ -37,7 +37,7 @@ def update(conn: sqlite3.Connection, cid: int, row: dict[str, str], phone: str) 
         if not known:
             add_method(conn, cid, "phone", row.get("phone", ""), phone)
     if note:
-        notes = conn.execute("SELECT notes FROM contacts WHERE id = ?", (cid,)).fetchone()[0]
+        (notes,) = conn.execute("SELECT notes FROM contacts WHERE id = ?", (cid,)).fetchone()
         lines = notes.split("\n") if notes else []
         if note not in lines:
             lines.append(note)
@@ -45,7 +45,7 @@ def update(conn: sqlite3.Connection, cid: int, row: dict[str, str], phone: str) 
 
 
 def insert(conn: sqlite3.Connection, row: dict[str, str], email: str, phone: str) -> int:
-    top = conn.execute("SELECT COALESCE(MAX(id), 0) FROM contacts").fetchone()[0]
+    (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM contacts").fetchone()
     cid = top + 1
     conn.execute(
         "INSERT INTO contacts VALUES (?, ?, ?)",
@@ -65,7 +65,7 @@ def run(database: str, csv_path: str, report_path: str) -> None:
             sys.exit(f"{database}: migrate it first (python -m crm.migrate {database})")
         with open(csv_path, encoding="utf-8", newline="") as handle:
             rows = list(csv.DictReader(handle))
-        existing = {r[0] for r in conn.execute("SELECT id FROM contacts")}
+        existing = {cid for (cid,) in conn.execute("SELECT id FROM contacts")}
         inserted: list[int] = []
         updated: set[int] = set()
         skipped: list[int] = []
@@ -79,11 +79,11 @@ def run(database: str, csv_path: str, report_path: str) -> None:
                     continue
                 match = None
                 if email:
-                    match = conn.execute(
+                    (match,) = conn.execute(
                         "SELECT MIN(contact_id) FROM contact_methods"
                         " WHERE kind = 'email' AND normalized_value = ?",
                         (email,),
-                    ).fetchone()[0]
+                    ).fetchone()
                 if match is None:
                     inserted.append(insert(conn, row, email, phone))
                 else:

@@ -31,27 +31,29 @@ def plan(rows: list[tuple]) -> tuple[list[tuple], list[tuple]]:
     groups: dict[int, list[tuple]] = {}
     kept_by_email: dict[str, int] = {}
     for row in rows:
-        email = normalize_email(row[2])
+        cid, _, raw_email, _, _ = row
+        email = normalize_email(raw_email)
         if email and email in kept_by_email:
             groups[kept_by_email[email]].append(row)
             continue
         if email:
-            kept_by_email[email] = row[0]
-        groups[row[0]] = [row]
+            kept_by_email[email] = cid
+        groups[cid] = [row]
     contacts, methods = [], []
     for cid, members in groups.items():
         notes: list[str] = []
-        for member in members:
-            note = clean(member[4])
+        for _, _, _, _, raw_note in members:
+            note = clean(raw_note)
             if note and note not in notes:
                 notes.append(note)
-        contacts.append((cid, clean(members[0][1]), "\n".join(notes)))
+        _, name, _, _, _ = members[0]
+        contacts.append((cid, clean(name), "\n".join(notes)))
         seen: set[tuple[str, str]] = set()
         primary: set[str] = set()
-        for member in members:
+        for _, _, raw_email, raw_phone, _ in members:
             for kind, raw, normalized in (
-                ("email", member[2], normalize_email(member[2])),
-                ("phone", member[3], normalize_phone(member[3])),
+                ("email", raw_email, normalize_email(raw_email)),
+                ("phone", raw_phone, normalize_phone(raw_phone)),
             ):
                 if not normalized or (kind, normalized) in seen:
                     continue
@@ -95,7 +97,8 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m crm.migrate DATABASE", file=sys.stderr)
         return 2
-    migrate(argv[0])
+    (path,) = argv
+    migrate(path)
     return 0
 
 
