@@ -69,11 +69,12 @@ ANCHORS: list[tuple[int, str, str | None, str | None, str | None]] = [
     (52, "Mei Chen", "mei.chen@example.org", "(212) 555-0107", "VIP"),
     (203, "Mei Chen", "MEI.CHEN@example.org ", "212-555-0107", ""),
     # phone formats: '00' prefix kept as digits, '(0)' digits kept, a phone without digits,
-    # a '+' that is not the first character (dropped)
+    # a '+' that is not the first character (dropped), a lone '+' (no phone)
     (60, "Oliver Grant", "oliver.grant@example.co.uk", "00 44 20 7946 0958", None),
     (61, " Priya Raman ", "priya.raman@example.com", " +44 (0)20 7946 0011 ", "Remote."),
     (62, "Tom Becker", "tom.becker@example.de", "n/a", "  "),
     (63, "Léa Roux", "lea.roux@example.fr", "(+33) 1 42 68 53 00", "Paris office."),
+    (64, "Ravi Kumar", "ravi.kumar@example.in", "+", "Call back."),
     # the highest ID is a duplicate of 77: after the merge the highest ID is 239
     (77, "Tomas Ortega", "Tomas.Ortega@example.net", "555 0100", ""),
     (240, "Tomás Ortega", " tomas.ortega@example.net", None, "Call after 5pm."),
@@ -105,6 +106,7 @@ IMPORT_ANCHORS: dict[int, tuple[str, str, str, str]] = {
     27: ("Ghost", "", "n/a", ""),
     31: ("Lena Fischer", "LENA.FISCHER@example.de", "+49 30 1234567", "Second visit."),
     36: ("Ana Silva", "ana.silva@example.com", "", ""),
+    40: ("Carlos Mendes", "", "+55 11 91234-5678", "New number soon."),
 }
 
 

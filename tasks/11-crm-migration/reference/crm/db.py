@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
-import sys
-from pathlib import Path
 
 
 def connect(path: str) -> sqlite3.Connection:
-    """Open an existing database (never create one); transactions are explicit."""
-    if not Path(path).is_file():
-        sys.exit(f"no such database: {path}")
+    """Open the database; transactions are explicit."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA foreign_keys = ON")
     return conn

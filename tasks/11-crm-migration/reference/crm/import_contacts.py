@@ -11,7 +11,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from crm.db import clean, connect, normalize_email, normalize_phone, user_version
+from crm.db import clean, connect, normalize_email, normalize_phone
 
 
 def add_method(conn: sqlite3.Connection, cid: int, kind: str, raw: str, normalized: str) -> None:
@@ -61,8 +61,6 @@ def insert(conn: sqlite3.Connection, row: dict[str, str], email: str, phone: str
 def run(database: str, csv_path: str, report_path: str) -> None:
     conn = connect(database)
     try:
-        if user_version(conn) != 2:
-            sys.exit(f"{database}: migrate it first (python -m crm.migrate {database})")
         with open(csv_path, encoding="utf-8", newline="") as handle:
             rows = list(csv.DictReader(handle))
         existing = {cid for (cid,) in conn.execute("SELECT id FROM contacts")}
@@ -77,13 +75,11 @@ def run(database: str, csv_path: str, report_path: str) -> None:
                 if not email and not phone:
                     skipped.append(number)
                     continue
-                match = None
-                if email:
-                    (match,) = conn.execute(
-                        "SELECT MIN(contact_id) FROM contact_methods"
-                        " WHERE kind = 'email' AND normalized_value = ?",
-                        (email,),
-                    ).fetchone()
+                (match,) = conn.execute(  # no email method has an empty normalized value
+                    "SELECT MIN(contact_id) FROM contact_methods"
+                    " WHERE kind = 'email' AND normalized_value = ?",
+                    (email,),
+                ).fetchone()
                 if match is None:
                     inserted.append(insert(conn, row, email, phone))
                 else:
@@ -96,17 +92,15 @@ def run(database: str, csv_path: str, report_path: str) -> None:
             raise
     finally:
         conn.close()
-    report = {"inserted": sorted(inserted), "updated": sorted(updated), "skipped": skipped}
+    report = {"inserted": inserted, "updated": sorted(updated), "skipped": skipped}
     out = Path(report_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print("usage: python -m crm.import_contacts DATABASE CSV REPORT", file=sys.stderr)
-        return 2
-    run(*argv)
+    database, csv_path, report_path = argv  # DATABASE CSV REPORT
+    run(database, csv_path, report_path)
     return 0
 
 

@@ -9,21 +9,21 @@ import sys
 
 from crm.db import clean, connect, normalize_email, normalize_phone, user_version
 
-SCHEMA_V2 = """
-CREATE TABLE contacts (
+SCHEMA_V2 = (
+    """CREATE TABLE contacts (
     id INTEGER PRIMARY KEY,
     display_name TEXT NOT NULL,
     notes TEXT NOT NULL
-);
-CREATE TABLE contact_methods (
+)""",
+    """CREATE TABLE contact_methods (
     contact_id INTEGER NOT NULL REFERENCES contacts(id),
     kind TEXT NOT NULL,
     value TEXT NOT NULL,
     normalized_value TEXT NOT NULL,
     is_primary INTEGER NOT NULL
-);
-CREATE INDEX contact_methods_lookup ON contact_methods (kind, normalized_value);
-"""
+)""",
+    "CREATE INDEX contact_methods_lookup ON contact_methods (kind, normalized_value)",
+)
 
 
 def plan(rows: list[tuple]) -> tuple[list[tuple], list[tuple]]:
@@ -33,12 +33,11 @@ def plan(rows: list[tuple]) -> tuple[list[tuple], list[tuple]]:
     for row in rows:
         cid, _, raw_email, _, _ = row
         email = normalize_email(raw_email)
-        if email and email in kept_by_email:
-            groups[kept_by_email[email]].append(row)
-            continue
-        if email:
-            kept_by_email[email] = cid
-        groups[cid] = [row]
+        owner = kept_by_email.setdefault(email, cid) if email else cid
+        if owner == cid:
+            groups[cid] = [row]
+        else:
+            groups[owner].append(row)
     contacts, methods = [], []
     for cid, members in groups.items():
         notes: list[str] = []
@@ -70,8 +69,6 @@ def migrate(path: str) -> None:
         version = user_version(conn)
         if version == 2:
             return
-        if version != 1:
-            sys.exit(f"{path}: unsupported schema version {version}")
         rows = conn.execute(
             "SELECT id, name, email, phone, notes FROM contacts ORDER BY id"
         ).fetchall()
@@ -79,9 +76,8 @@ def migrate(path: str) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute("DROP TABLE contacts")
-            for statement in SCHEMA_V2.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
+            for statement in SCHEMA_V2:
+                conn.execute(statement)
             conn.executemany("INSERT INTO contacts VALUES (?, ?, ?)", contacts)
             conn.executemany("INSERT INTO contact_methods VALUES (?, ?, ?, ?, ?)", methods)
             conn.execute("PRAGMA user_version = 2")
@@ -94,10 +90,7 @@ def migrate(path: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m crm.migrate DATABASE", file=sys.stderr)
-        return 2
-    (path,) = argv
+    (path,) = argv  # python -m crm.migrate DATABASE
     migrate(path)
     return 0
 
