@@ -95,7 +95,7 @@ def run(database: str, csv_path: str, report_path: str) -> None:
     report = {"inserted": inserted, "updated": sorted(updated), "skipped": skipped}
     out = Path(report_path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    out.write_text(json.dumps(report) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
