@@ -1,0 +1,1 @@
+"""A small contact manager kept in one SQLite database."""
