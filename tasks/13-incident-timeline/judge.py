@@ -113,6 +113,14 @@ TASK = {
             ],
         },
         {
+            "name": "schema-drop#4",
+            "file": None,
+            "level": 4,
+            "stage": "monitor",
+            "stream": "stdout",
+            "contains": ['{"release": "2025.04.17.3", "column": "customer_status", '],
+        },
+        {
             "name": "first-failure#1",
             "file": "output/timeline.csv",
             "level": 3,
@@ -641,6 +649,9 @@ def monitor_alert(run: benchlib.Run) -> None:
     except ValueError:
         got = f"not one JSON object: {out[:120]!r}"
     benchlib.expect_equal(got, alerts[0], "monitor alert")
+    # the stage message fixes the form: one line, json.dumps of the docstring's object
+    benchlib.expect_equal(run.results[1].stdout.splitlines(), [json.dumps(alerts[0])],
+                          "monitor output: one line, as json.dumps writes the alert")  # fmt: skip
 
 
 # endregion authored
