@@ -23,9 +23,9 @@ alert, a single line of JSON, once the 90-second window is over (or at the end o
      "causal_time": "<time of the SCHEMA_CHANGE>", "first_error_time": "<first matching error>",
      "affected_requests": <number of distinct request IDs among the matching errors>}
 
-Times are written YYYY-MM-DDTHH:MM:SS.mmmZ. An error without a request ID (req=-) counts as a
-matching error but not as a request. The monitor must run on an endless stream, so it keeps
-only what the open windows need.
+Each alert is json.dumps of that object (these keys in this order, default separators,
+integers as integers); times are YYYY-MM-DDTHH:MM:SS.mmmZ. An error without a request ID
+(req=-) counts as an error, not a request. The stream is endless: keep only open windows.
 """
 
 from __future__ import annotations
