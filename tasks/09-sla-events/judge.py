@@ -40,7 +40,7 @@ TASK = {
             "cwd": ".",
             "stdin": None,
             "stage": "initial",
-            "timeout": 45.0,
+            "timeout": 60.0,
             "memory_mb": 80,
         }
     ],
