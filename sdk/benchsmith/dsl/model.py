@@ -284,6 +284,8 @@ class Command:
         stdin: Fixture file fed on standard input, if any.
         stage: The stage that introduces the command.
         timeout: Seconds the judge allows it.
+        memory_mb: Address-space limit (RLIMIT_AS) of its processes under the judge, in
+            MiB; None: no limit beyond the sandbox's.
     """
 
     run: str
@@ -292,6 +294,7 @@ class Command:
     stdin: str | None
     stage: str
     timeout: float
+    memory_mb: int | None = None
 
     def to_runtime(self) -> dict[str, Any]:
         """Return the plain mapping judge.py embeds."""
@@ -302,6 +305,7 @@ class Command:
             "stdin": self.stdin,
             "stage": self.stage,
             "timeout": self.timeout,
+            **({"memory_mb": self.memory_mb} if self.memory_mb is not None else {}),
         }
 
 

@@ -206,7 +206,8 @@ def _commands(
         stage = _stage_ref(b, item, at, stage_ids, default)
         timeout = float(item.get("timeout", judge_timeout))
         cwd = item.get("cwd", ".")
-        commands.append(Command(item["run"], argv, cwd, item.get("stdin"), stage, timeout))
+        memory = item.get("memory_mb")
+        commands.append(Command(item["run"], argv, cwd, item.get("stdin"), stage, timeout, memory))
     return tuple(commands)
 
 

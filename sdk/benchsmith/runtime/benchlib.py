@@ -99,9 +99,16 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _spawn(argv: list[str], cwd: str, env: dict[str, str], fds: tuple[int, ...]) -> tuple[int, str]:
+def _spawn(
+    argv: list[str],
+    cwd: str,
+    env: dict[str, str],
+    fds: tuple[int, ...],
+    memory_bytes: int | None = None,
+) -> tuple[int, str]:
     """Fork and exec ``argv`` in a new session with ``fds`` as its descriptors 0, 1, 2, ...
 
+    ``memory_bytes`` caps the address space (RLIMIT_AS) of the command and its children.
     Returns ``(pid, "")``, or ``(-1, why)`` when it could not start (the message arrives on a
     close-on-exec pipe, which a successful exec closes empty).
     """
@@ -111,6 +118,8 @@ def _spawn(argv: list[str], cwd: str, env: dict[str, str], fds: tuple[int, ...])
         try:
             os.close(errors)
             os.setsid()
+            if memory_bytes:
+                _limit_memory(memory_bytes)
             for number, fd in enumerate(fds):
                 os.dup2(fd, number)
             for number in (signal.SIGPIPE, signal.SIGXFSZ):  # ignored by Python, not by them
@@ -128,6 +137,15 @@ def _spawn(argv: list[str], cwd: str, env: dict[str, str], fds: tuple[int, ...])
         os.waitpid(pid, 0)
         return -1, why
     return pid, ""
+
+
+def _limit_memory(memory_bytes: int) -> None:
+    """Cap this process's address space (RLIMIT_AS) at ``memory_bytes`` (or its hard limit)."""
+    import resource  # only commands with a memory cap need it (see LIGHT)
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    top = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (top, top))
 
 
 def _kill(pid: int, *, group: bool = False) -> None:
@@ -359,7 +377,8 @@ class _Pod:
         except OSError as exc:
             return None, False, f"stdin: {exc}"
         fds = (stdin, int(command["stdout_fd"]), int(command["stderr_fd"]))
-        pid, why = _spawn(list(command["argv"]), command["cwd"], self.env, fds)
+        memory = command.get("memory_bytes")
+        pid, why = _spawn(list(command["argv"]), command["cwd"], self.env, fds, memory)
         for fd in {*fds} - {self.null}:
             os.close(fd)
         if pid < 0:
@@ -1829,11 +1848,13 @@ def run_command(
     scratch: Path,
     stdin: Path | None = None,
     env: Mapping[str, str] | None = None,
+    memory_bytes: int | None = None,
 ) -> CommandResult:
     """Run a candidate command in its own process group; never raises for its failures.
 
     Output goes to files under ``scratch`` (so a flood cannot exhaust memory); after the
     command ends or times out the whole group is killed, so no child outlives it.
+    ``memory_bytes`` caps the address space (RLIMIT_AS) of the command and its children.
     """
     scratch.mkdir(parents=True, exist_ok=True)
     out_path, err_path = _scratch_file(scratch, "stdout-"), _scratch_file(scratch, "stderr-")
@@ -1850,6 +1871,7 @@ def run_command(
             process = subprocess.Popen(
                 list(argv), cwd=cwd, stdin=source, stdout=out, stderr=err,
                 env=variables, start_new_session=True,
+                preexec_fn=(lambda: _limit_memory(memory_bytes)) if memory_bytes else None,
             )  # fmt: skip
         except OSError as exc:
             return CommandResult(list(argv), None, False, "", "", out_path, str(exc))
@@ -2651,12 +2673,14 @@ class PodCommand:
         cwd: Working directory, relative to the fixture root.
         stdin: File fed to standard input, relative to the fixture root.
         timeout: Seconds before its session is killed.
+        memory_bytes: Address-space limit (RLIMIT_AS) of its processes; None: the pod's.
     """
 
     argv: tuple[str, ...]
     cwd: str = "."
     stdin: str | None = None
     timeout: float = 60.0
+    memory_bytes: int | None = None
 
 
 @dataclass
@@ -2881,6 +2905,7 @@ def _command_plan(command: PodCommand, stdout: int, stderr: int) -> dict[str, An
         "cwd": _inside(command.cwd),
         "stdin": _inside(command.stdin) if command.stdin else None,
         "timeout": command.timeout,
+        "memory_bytes": command.memory_bytes,
         "stdout_fd": stdout,
         "stderr_fd": stderr,
     }
@@ -3795,7 +3820,13 @@ def _pod_command(spec: Mapping[str, Any], python: str, time_scale: float) -> Pod
     """A declared command as a pod runs it (its timeout times ``time_scale``)."""
     argv = tuple(resolve_argv(spec["argv"], python))
     timeout = float(spec["timeout"]) * time_scale
-    return PodCommand(argv, spec.get("cwd", "."), spec.get("stdin"), timeout)
+    return PodCommand(argv, spec.get("cwd", "."), spec.get("stdin"), timeout, memory_of(spec))
+
+
+def memory_of(spec: Mapping[str, Any]) -> int | None:
+    """The address-space cap in bytes of a declared command (``memory_mb``), or None."""
+    megabytes = spec.get("memory_mb")
+    return int(megabytes) << 20 if megabytes else None
 
 
 def _not_run(command: Mapping[str, Any], why: str) -> CommandResult:
@@ -3949,6 +3980,7 @@ class _Trial:
             scratch=self.tmp / "scratch",
             stdin=stdin,
             env=None if self.env is None else clean_env(self.env),
+            memory_bytes=memory_of(command),
         )
 
     def gate_start(self, run: Run) -> bool:
