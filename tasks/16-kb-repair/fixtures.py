@@ -16,13 +16,15 @@ import unicodedata
 import benchlib
 
 FENCE = "```"
+TRAIL = "  "  # trailing spaces: of a heading, of a closing fence line
 
 # The hand-written documents: every named case of the task. Paths are kb-relative.
 ANCHOR_DOCS: dict[str, str] = {
     # Root page: plain relative links, a redirected one, an external one.
     "index.md": f"""# Team Knowledge Base
 
-Start with [Getting started](guides/getting-started.md) and the [user admin guide](guides/admin/users.md).
+Start with [Getting started](guides/getting-started.md) and the
+[user admin guide](guides/admin/users.md).
 The [API overview](reference/api/auth.md) and the [runbooks](ops/runbooks/backup.md) cover the rest.
 Old bookmarks such as [setup](guides/setup.md) still work through redirects.
 Questions go to [the team](team/onboarding.md) or [our site](https://example.com/kb/index.md).
@@ -40,7 +42,7 @@ A short tour. Jump to [Configure](#Configure) or [the second install](#install-1
 
 Download the bundle.
 
-## Configure
+## Configure{TRAIL}
 
 Edit the settings file; see [users](admin/users.md).
 
@@ -67,7 +69,13 @@ Directions.
 {FENCE}bash
 # install the dependencies
 ./install.sh --prefix [dir](../old/dir.md)
-{FENCE}
+{FENCE}{TRAIL}
+
+###### Fine print
+
+####### Seven hashes are plain text, and so is ``code`` or ~~struck~~ text:
+``double backticks`` open no fence.
+~~Struck-through lines~~ open none either.
 
 #notes are tags, not headings
 """,
@@ -75,19 +83,25 @@ Directions.
     "guides/admin/users.md": """# Managing Users
 
 Before you start, finish [setup](../setup.md) and [installation](../setup.md#Install).
-Read [configure](../getting-started.md#Configure) and [install again](../getting-started.md#install-2) here.
-A [third install](../getting-started.md#Install-1) and a [fourth](../getting-started.md#install-3).
-See [roles](./roles.md), [roles again](../admin/roles.md) and [uninstall](../getting-started.md#uninstall).
-The [FAQ](../getting-started.md#Über-uns-FAQ), [directions](../getting-started.md#strasse), [Straße](../getting-started.md#Straße) and [wide](../getting-started.md#ｆｕｌｌｗｉｄｔｈ-setup).
+Read [configure](../getting-started.md#Configure) and
+[install again](../getting-started.md#install-2) here.
+A [third install](../getting-started.md#Install-1) and a
+[fourth](../getting-started.md#install-3).
+See [roles](./roles.md), [roles again](../admin/roles.md) and
+[uninstall](../getting-started.md#uninstall).
+The [FAQ](../getting-started.md#Über-uns-FAQ), [directions](../getting-started.md#strasse),
+[Straße](../getting-started.md#Straße) and [wide](../getting-started.md#ｆｕｌｌｗｉｄｔｈ-setup).
 A [redirected anchor that is gone](../setup.md#removed-section) stays as it is.
 Diagram: ![architecture](../../img/arch.png) and ![flow](../../assets/img/flow.png).
 """,
     "guides/admin/roles.md": """# Roles
 
-Roles are described in [users](users.md#managing-users) and [the start page](../../index.md).
+Roles are described in [users](users.md#managing-users) and
+[the start page](../../index.md).
 Old [permissions page](permissions.md) has moved; [deploy notes](../../ops/deploy.md) were split.
 [Outside](../../../outside.md) is not part of the knowledge base.
 [Backups](../../howto/old-backup.md) and [alumni](../../team/alumni.md) are broken links.
+Assets have no anchors: [limits](../../assets/files/limits.csv#row-2).
 """,
     # A document without a title heading and without a final newline.
     "guides/admin/permissions-v2.md": """Permissions are granted per role; see [roles](roles.md).
@@ -98,10 +112,11 @@ Old [permissions page](permissions.md) has moved; [deploy notes](../../ops/deplo
 | --- | --- | --- |
 | admin | yes | yes |""",
     # Redirect into another folder; a same-folder link; an asset link.
-    "reference/api/auth.md": f"""# Authentication
+    "reference/api/auth.md": """# Authentication
 
 Tokens are explained in [tokens](tokens.md) and [token scopes](tokens.md#Scopes).
-Users: [users](../../guides/admin/users.md#managing-users). Logo: ![logo](../../assets/img/logo.png).
+Users: [users](../../guides/admin/users.md#managing-users).
+Logo: ![logo](../../assets/img/logo.png).
 Errors are listed in [errors](errors.md#Error-Codes).
 
 ## Error handling
@@ -109,9 +124,10 @@ Errors are listed in [errors](errors.md#Error-Codes).
 ~~~python
 # not a heading: [tokens](tokens.md)
 print("[x](../../guides/setup.md)")
-~~~
+~~~~
 
-Mail [the API team](mailto:api@example.org) or read [RFC 6750](https://www.rfc-editor.org/rfc/rfc6750).
+Mail [the API team](mailto:api@example.org) or read
+[RFC 6750](https://www.rfc-editor.org/rfc/rfc6750).
 """,
     "reference/api/errors.md": """# Errors
 
@@ -123,11 +139,13 @@ Each code maps to an HTTP status. Back to [authentication](auth.md#error-handlin
 
 ## Scopes
 
-Read and write scopes. See [authentication](../api/auth.md) and [onboarding](../../team/onboarding.md#first-week).
+Read and write scopes. See [authentication](../api/auth.md) and
+[onboarding](../../team/onboarding.md#first-week).
 """,
     "ops/runbooks/backup.md": """# Backup Runbook
 
-Run the nightly job. Restore steps are in [restore](restore.md) and the [start page](../../index.md#team-knowledge-base).
+Run the nightly job. Restore steps are in [restore](restore.md) and the
+[start page](../../index.md#team-knowledge-base).
 """,
     "ops/runbooks/restore.md": """# Restore Runbook
 
@@ -141,11 +159,12 @@ Blue-green switch. Back to [backups](backup.md).
 
 Migrations first. Back to [backups](backup.md).
 """,
-    "team/onboarding.md": f"""# Onboarding
+    "team/onboarding.md": """# Onboarding
 
 ## First week
 
-Read [getting started](../guides/getting-started.md), then [roles](../guides/admin/roles.md#roles).
+Read [getting started](../guides/getting-started.md), then
+[roles](../guides/admin/roles.md#roles).
 Our handbook: [handbook](handbook.md) and ![team photo](../assets/img/team.png).
 
 ````markdown
@@ -214,10 +233,11 @@ HEADINGS = [
     "See also",
     "Ｆｕｌｌ ｗｉｄｔｈ notes",
 ]
-WORDS = (
-    "the service stores every request in a queue and the worker reads it back later "
-    "configure the client before you deploy a new release to production check logs daily"
-).split()
+WORDS = [
+    "the", "service", "stores", "every", "request", "in", "a", "queue", "and", "the",
+    "worker", "reads", "it", "back", "later", "configure", "the", "client", "before",
+    "you", "deploy", "a", "new", "release", "to", "production", "check", "logs",
+]  # fmt: skip
 ASSETS = ["arch", "flow", "logo", "team", "chart-a", "chart-b", "screen-1", "screen-2"]
 FILES = ["limits.csv", "contacts.csv", "checklist.txt"]
 FILLER = 237

@@ -82,7 +82,7 @@ def anchor_rule(text: str) -> str:
     chars = []
     for c in unicodedata.normalize("NFKC", text).casefold():
         cat = unicodedata.category(c)
-        if c != "-" and (cat.startswith("P") or cat.startswith("S")):
+        if c != "-" and cat.startswith(("P", "S")):
             continue
         chars.append("-" if c.isspace() else c)
     return re.sub("-{2,}", "-", "".join(chars))
@@ -104,7 +104,7 @@ def fenced(lines: list[str]) -> list[bool]:
             flags[i] = True
             body = lines[i].rstrip(" ")
             i += 1
-            if re.fullmatch(re.escape(marker[0]) + "{%d,}" % len(marker), body):
+            if re.fullmatch(re.escape(marker[0]) + "{" + str(len(marker)) + ",}", body):
                 break
     return flags
 

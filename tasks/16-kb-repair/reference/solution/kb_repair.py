@@ -38,7 +38,7 @@ def fence_mask(lines: list[str]) -> list[bool]:
         if fence:
             mask.append(True)
             stripped = line.rstrip(" ")
-            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+            if set(stripped) == {fence[0]} and len(stripped) >= len(fence):
                 fence = ""
             continue
         match = FENCE_OPEN.match(line)
@@ -53,7 +53,6 @@ def fence_mask(lines: list[str]) -> list[bool]:
 class Doc:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
-        self.text = text
         self.lines = text.split("\n")
         self.mask = fence_mask(self.lines)
         self.headings: list[dict] = []
@@ -82,16 +81,15 @@ def main() -> None:
     redirects = json.loads(Path(args.redirects).read_text(encoding="utf-8"))
     renames_file = Path(args.redirects).parent / "renames.csv"
     renames: dict[str, str] = {}
-    if renames_file.exists():
+    present = renames_file.exists()
+    if present:
         with renames_file.open(encoding="utf-8", newline="") as handle:
             for row in csv.DictReader(handle):
                 renames[row["old_path"]] = row["new_path"]
 
     files = sorted(p.relative_to(kb).as_posix() for p in kb.rglob("*") if p.is_file())
     existing = set(files)
-    docs = {
-        f: Doc(f, (kb / f).read_text(encoding="utf-8")) for f in files if f.endswith(".md")
-    }
+    docs = {f: Doc(f, (kb / f).read_text(encoding="utf-8")) for f in files if f.endswith(".md")}
 
     def new(path: str) -> str:
         return renames.get(path, path)
@@ -101,8 +99,6 @@ def main() -> None:
         has_fragment = "#" in target
         if path:
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(doc.path), path))
-            if joined == ".." or joined.startswith("../"):
-                return None
             if joined not in existing:
                 candidates = redirects.get(joined)
                 if not candidates or len(candidates) != 1 or candidates[0] not in existing:
@@ -114,15 +110,12 @@ def main() -> None:
             return joined, None
         if joined not in docs:
             return None
-        anchors = docs[joined].anchors
-        if fragment in anchors:
-            return joined, fragment
-        if slug(fragment) in anchors:
-            return joined, slug(fragment)
+        anchor = slug(fragment)  # an anchor is its own slug: as written or repaired
+        if anchor in docs[joined].anchors:
+            return joined, anchor
         return None
 
-    if out.joinpath("kb").exists():
-        shutil.rmtree(out / "kb")
+    shutil.rmtree(out / "kb", ignore_errors=True)
     out.mkdir(parents=True, exist_ok=True)
     report = []
     index = []
@@ -154,7 +147,7 @@ def main() -> None:
                     else:
                         final = new(found[0])
                         links.add(final)
-                        path, _, fragment = target.partition("#")
+                        path = target.partition("#")[0]
                         if path:
                             here = posixpath.normpath(posixpath.join(folder, path))
                             if here != final:
@@ -182,7 +175,7 @@ def main() -> None:
     (out / "index.json").write_text(
         json.dumps({"documents": index}, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
-    if renames:
+    if present:
         moved = {old: [new(c) for c in targets] for old, targets in redirects.items()}
         for old, target in renames.items():
             moved[old] = [target]
