@@ -64,6 +64,7 @@ TASK = {
 judge = benchlib.Judge(TASK)
 
 # region authored: benchsmith keeps these lines when it rebuilds judge.py
+import json
 import posixpath
 import re
 import unicodedata
@@ -241,6 +242,11 @@ class Truth:
         return "\n".join(out_lines)
 
 
+def canonical(value: object) -> str:
+    """JSON text with sorted keys; Decimal (a number with a fraction) stays distinguishable."""
+    return json.dumps(value, sort_keys=True, default=lambda d: f"Decimal({d})")
+
+
 def truth(run: benchlib.Run) -> Truth:
     if "truth" not in run.memo:
         run.memo["truth"] = Truth(run.source)
@@ -248,15 +254,19 @@ def truth(run: benchlib.Run) -> Truth:
 
 
 def output_tree(run: benchlib.Run) -> dict[str, bytes]:
-    """The candidate's output/kb as {relative path: bytes}."""
-    root = run.files.path(OUT)
-    benchlib.expect(root.is_dir(), f"{OUT} is not a folder")
-    tree = {}
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root).as_posix()
-        if p.is_symlink() or p.is_file():
-            tree[rel] = run.files.bytes(f"{OUT}/{rel}")
-    return tree
+    """The candidate's output/kb as {relative path: bytes} (read once per fixture)."""
+    if "tree" not in run.memo:
+        root = run.files.path(OUT)
+        benchlib.expect(root.is_dir(), f"{OUT} is not a folder")
+        tree = {}
+        for p in sorted(root.rglob("*")):
+            rel = p.relative_to(root).as_posix()
+            benchlib.expect(not p.is_symlink(), f"{OUT}/{rel} is a symlink")
+            if p.is_file():
+                benchlib.expect(p.stat().st_size < 1 << 22, f"{OUT}/{rel} is too large")
+                tree[rel] = p.read_bytes()
+        run.memo["tree"] = tree
+    return run.memo["tree"]
 
 
 def report_rows(run: benchlib.Run) -> list[tuple[str, str, str, str, str]]:
@@ -335,7 +345,8 @@ def index_exact(run: benchlib.Run) -> None:
     benchlib.expect(isinstance(docs, list), "documents is a list")
     benchlib.expect_equal([d.get("path") for d in docs], [d["path"] for d in t.index], "paths")
     for got, want in zip(docs, t.index, strict=True):
-        benchlib.expect_equal(got, want, f"index entry {want['path']}")
+        # typed comparison: a level must be the integer 2, not 2.0 or true
+        benchlib.expect_equal(canonical(got), canonical(want), f"index entry {want['path']}")
 
 
 @judge.check(level=4, stage="renames")

@@ -17,7 +17,7 @@ from pathlib import Path
 LINK = re.compile(r"!?\[[^\]]*\]\(([^()\s]*)\)")
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 HEADING = re.compile(r"(#{1,6}) (.*)")
-FENCE_OPEN = re.compile(r"(`{3,}|~{3,})")
+FENCE_OPEN = re.compile(r"`{3,}|~{3,}")
 
 
 def slug(text: str) -> str:
@@ -38,12 +38,12 @@ def fence_mask(lines: list[str]) -> list[bool]:
         if fence:
             mask.append(True)
             stripped = line.rstrip(" ")
-            if set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+            if set(stripped) == set(fence) and len(stripped) >= len(fence):
                 fence = ""
             continue
         match = FENCE_OPEN.match(line)
         if match:
-            fence = match.group(1)
+            fence = match.group()
             mask.append(True)
         else:
             mask.append(False)
@@ -87,7 +87,7 @@ def main() -> None:
             for row in csv.DictReader(handle):
                 renames[row["old_path"]] = row["new_path"]
 
-    files = sorted(p.relative_to(kb).as_posix() for p in kb.rglob("*") if p.is_file())
+    files = [p.relative_to(kb).as_posix() for p in kb.rglob("*") if p.is_file()]
     existing = set(files)
     docs = {f: Doc(f, (kb / f).read_text(encoding="utf-8")) for f in files if f.endswith(".md")}
 
@@ -100,10 +100,12 @@ def main() -> None:
         if path:
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(doc.path), path))
             if joined not in existing:
-                candidates = redirects.get(joined)
-                if not candidates or len(candidates) != 1 or candidates[0] not in existing:
+                candidates = list(redirects.get(joined, []))
+                if len(candidates) != 1:
+                    return None  # no redirect, or several candidates: ambiguous
+                joined = candidates.pop()  # followed once, never chained
+                if joined not in existing:
                     return None
-                joined = candidates[0]
         else:
             joined = doc.path
         if not has_fragment:
@@ -173,14 +175,14 @@ def main() -> None:
         writer.writerows(report)
     index.sort(key=lambda d: d["path"])
     (out / "index.json").write_text(
-        json.dumps({"documents": index}, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        json.dumps({"documents": index}, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     if present:
         moved = {old: [new(c) for c in targets] for old, targets in redirects.items()}
         for old, target in renames.items():
             moved[old] = [target]
         (out / "redirects.json").write_text(
-            json.dumps(moved, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+            json.dumps(moved, ensure_ascii=False, sort_keys=True) + "\n",
             encoding="utf-8",
         )
 
