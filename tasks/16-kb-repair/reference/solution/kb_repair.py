@@ -153,7 +153,7 @@ def main() -> None:
                         if path:
                             here = posixpath.normpath(posixpath.join(folder, path))
                             if here != final:
-                                path = posixpath.relpath(final, folder or ".")
+                                path = posixpath.relpath(final, folder)
                         written = path + (f"#{found[1]}" if found[1] is not None else "")
                         status = "ok" if written == target else "repaired"
                 report.append((new(name), number, target, status, written))
