@@ -310,7 +310,7 @@ def authored_current(box: Box) -> None:
         when = _at(5, 12, 0)
         hdr = headers(None, _date(when), p[10], p[3], "Re: " + subject, irt=root)
         box.add(_arr(when, 1 + n), p[10], hdr, text("Boathouse! Count me in."))
-    when = _at(5, 13, 20, -300)
+    when = _at(5, 7, 0, -300)
     hdr = headers(
         "<offsite-venue.2@northwind.example>",
         _date(when),
@@ -321,7 +321,7 @@ def authored_current(box: Box) -> None:
         irt=root,
         refs=root,
     )
-    box.add(_arr(when), p[8], hdr, text("The old mill has better parking."))
+    box.add(_at(5, 11, 58), p[8], hdr, text("The old mill has better parking."))
 
     # missing-root: the root <launch-plan.0@vendor.example> is not in this mailbox (the
     # archive of stage 2 brings it). The earliest message's subject carries three prefixes.
@@ -367,7 +367,7 @@ def authored_current(box: Box) -> None:
         irt="<hiring-loop.2@northwind.example>",
     )
     box.add(_arr(when), p[1], hdr, text("Wednesday afternoon works."))
-    when = _at(4, 8, 10)
+    when = dt.datetime(2025, 3, 4, 8, 10)  # no zone: -0000
     hdr = headers(
         "<hiring-loop.4@northwind.example>",
         _date(when),
@@ -376,7 +376,7 @@ def authored_current(box: Box) -> None:
         "Re: " + subject,
         irt="<hiring-loop.3@northwind.example>",
     )
-    box.add(_arr(when), p[2], hdr, text("Booked room 3 for Wednesday."))
+    box.add(_at(4, 8, 12), p[2], hdr, text("Booked room 3 for Wednesday."))
     when = dt.datetime(2025, 3, 7, 16, 20)
     hdr = headers(
         "<ghost-reply.1@printworks.example>",
@@ -386,7 +386,12 @@ def authored_current(box: Box) -> None:
         "Re: Paper stock",
         irt="<paper-stock.9@printworks.example>",
     )
-    box.add(_arr(when.replace(tzinfo=dt.UTC)), p[7], hdr, text("Coated 170gsm is back."))
+    box.add(
+        _arr(when.replace(tzinfo=dt.UTC)),
+        p[7],
+        hdr,
+        leaf("text/plain", b"Coated 170gsm is back.\n", "7bit"),
+    )
 
     # refund: the root's clock is late, so the first reply is the thread's earliest message;
     # "Refund:" is not a reply prefix.
@@ -608,12 +613,12 @@ def authored_current(box: Box) -> None:
         _date(when),
         old,
         "designers@old-designers.example",
-        "[odl] Kerning question",
+        "[odl]   Kerning question",
         extra=[
             ("List-Id", "<designers.old-designers.example>"),
             (
                 "List-Unsubscribe",
-                "<ftp://old-designers.example/unsub>,\n\t<http://old-designers.example/leave>",
+                "<ftp://old-designers.example/unsub>,\n\t< http://old-designers.example/leave >",
             ),
         ],
     )
@@ -811,6 +816,17 @@ def authored_archive(box: Box) -> None:
         encoded_word("Launch plan for the spring line – draft", q=True),
     )
     box.add(_arr(when), p[7], hdr, text("Draft plan below; print run in week 11."))
+    # a copy without a Date, then one with a valid Date: the valid one wins.
+    for n, date in enumerate([None, _date(_at(24, 16, 0, 60).replace(month=2))]):
+        hdr = headers(
+            "<courier-pickup.1@northwind.example>",
+            date,
+            p[3],
+            ME,
+            "Courier pickup",
+            extra=[("X-Copy", str(n + 1))],
+        )
+        box.add(_at(3, 8, 40 + n), p[3], hdr, text("The courier comes at 3 pm on Monday."))
     # a cross-file chain: In-Reply-To only, to the last hiring reply of current.mbox.
     when = _at(4, 9, 0)
     hdr = headers(

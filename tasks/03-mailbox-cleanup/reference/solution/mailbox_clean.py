@@ -12,10 +12,10 @@ import datetime as dt
 import html
 import mailbox
 import re
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
-from email.utils import parsedate_to_datetime
+from email import message_from_bytes
+from email.header import decode_header
+from email.message import Message
+from email.utils import getaddresses, parsedate_to_datetime
 from pathlib import Path
 
 ID_TOKEN = re.compile(r"<[^<>]*>")
@@ -29,35 +29,37 @@ class Mail:
     def __init__(self, raw: bytes, position: int) -> None:
         self.raw = raw
         self.position = position
-        self.msg: EmailMessage = BytesParser(policy=policy.default).parsebytes(raw)
+        self.msg: Message = message_from_bytes(raw)
         self.message_id = first_id(self.raw_header("Message-ID"))
         self.date = parse_date(self.raw_header("Date"))
         self.thread_id = ""
+        senders = self.addresses("From")
+        self.sender = senders[0] if senders else ""
+        self.subject = " ".join(decode_words(self.raw_header("Subject") or "").split())
 
     def raw_header(self, name: str) -> str | None:
         value = self.msg.get(name)
         return None if value is None else str(value)
 
     def addresses(self, *names: str) -> list[str]:
-        found = []
-        for name in names:
-            for header in self.msg.get_all(name, []):
-                found += [a.addr_spec.lower() for a in header.addresses if a.addr_spec]
-        return found
-
-    @property
-    def sender(self) -> str:
-        senders = self.addresses("From")
-        return senders[0] if senders else ""
-
-    @property
-    def subject(self) -> str:
-        return " ".join(str(self.msg.get("Subject", "")).split())
+        values = [str(v) for name in names for v in self.msg.get_all(name, [])]
+        return [address.lower() for _, address in getaddresses(values) if address]
 
     def sort_key(self) -> tuple:
         known = self.date is not None
         instant = self.date.timestamp() if self.date else 0.0
         return (not known, instant, self.position)
+
+
+def decode_words(value: str) -> str:
+    """RFC 2047 decoding with replacement; unknown charsets as UTF-8."""
+    text = []
+    for chunk, charset in decode_header(value):
+        if isinstance(chunk, str):
+            text.append(chunk)
+        else:
+            text.append(chunk.decode(known_charset(charset), "replace"))
+    return "".join(text)
 
 
 def first_id(value: str | None) -> str:
@@ -91,7 +93,7 @@ def known_charset(name: str | None) -> str:
     return name
 
 
-def body_text(msg: EmailMessage) -> str:
+def body_text(msg: Message) -> str:
     for kind in ("text/plain", "text/html"):
         for part in msg.walk():
             if part.is_multipart() or part.get_content_type() != kind:
@@ -135,8 +137,7 @@ def deduplicate(mails: list[Mail]) -> list[Mail]:
         current = winners.get(mail.message_id)
         if current is None or later(mail, current):
             winners[mail.message_id] = mail
-    kept += winners.values()
-    return sorted(kept, key=lambda m: m.position)
+    return kept + list(winners.values())
 
 
 def assign_threads(mails: list[Mail]) -> None:
