@@ -225,7 +225,7 @@ def headers(
     date: str | None,
     sender: str,
     to: str,
-    subject: str,
+    subject: str | None,
     *,
     cc: str | None = None,
     irt: str | None = None,
@@ -235,7 +235,8 @@ def headers(
     out = [("From", sender), ("To", to)]
     if cc:
         out.append(("Cc", cc))
-    out.append(("Subject", subject))
+    if subject is not None:
+        out.append(("Subject", subject))
     if date is not None:
         out.append(("Date", date))
     if mid is not None:
@@ -271,7 +272,12 @@ def authored_current(box: Box) -> None:
     r1 = "<budget-q2.2@northwind.example>"
     when = _at(4, 15, 5, 60)
     hdr = headers(r1, _date(when), p[1], p[0], "Re: " + subject, cc=ME, irt=root, refs=root)
-    box.add(_arr(when), p[1], hdr, text("Travel looks high to me; can we cap it at 4k?"))
+    box.add(
+        _arr(when),
+        p[1],
+        hdr,
+        text("Travel is high; cap it at 4k? Q&amp;A: <https://northwind.example/b/q2>"),
+    )
     when = _at(5, 9, 12)
     hdr = headers(
         "<budget-q2.3@northwind.example>",
@@ -383,8 +389,8 @@ def authored_current(box: Box) -> None:
         _date(when),
         p[7],
         ME,
-        "Re: Paper stock",
-        irt="<paper-stock.9@printworks.example>",
+        "RE: Fwd: Re: Paper stock",
+        irt="<paper-stock.9@printworks.example> <paper-stock.8@printworks.example>",
     )
     box.add(
         _arr(when.replace(tzinfo=dt.UTC)),
@@ -584,7 +590,7 @@ def authored_current(box: Box) -> None:
         "<issue-113@makerspace.example>",
         _date(when),
         news,
-        ME,
+        "undisclosed-recipients:;",
         "Makerspace News #113",
         extra=[("List-Id", "<news.makerspace.example>"), ("List-Unsubscribe", lu_new)],
     )
@@ -834,7 +840,7 @@ def authored_archive(box: Box) -> None:
         None,
         p[10],
         ME,
-        "Re: Hiring loop for the junior designer",
+        None,  # no Subject header
         irt="<hiring-loop.4@northwind.example>",
     )
     box.add(_arr(when), p[10], hdr, text("Can I sit in as an observer?"))
