@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         for tid, members in ordered.items():
             for mail in members:
                 handle.write(
-                    f"From {mail.sender or 'MAILER-DAEMON'} Thu Jan  1 00:00:00 1970\n".encode()
+                    b"From MAILER-DAEMON Thu Jan  1 00:00:00 1970\n"  # a fixed envelope line
                 )
                 handle.write(mail.raw if mail.raw.endswith(b"\n") else mail.raw + b"\n")
                 handle.write(b"\n")
