@@ -60,6 +60,8 @@ def test_bytes_that_are_not_utf8_are_located(make_task: Callable[..., Path]) -> 
     [
         ("rows = 5", "rows = 1000000000000", "files[0].rows: 1000000000000 is above the limit"),
         ('{ seq = "K{:03d}" }', '{ seq = "K{:999999999}" }', "widths above 100"),
+        # more digits than int() converts (found by the fuzzer): refused, not a traceback
+        ('{ seq = "K{:03d}" }', '{ seq = "K{:' + "9" * 5000 + 'd}" }', "widths above 100"),
         ('{ seq = "K{:03d}" }', '{ seq = "K{0.__class__}" }', "write the field as {}"),
         ('pressure = "N"', 'pressure = "N"\ntimeout_seconds = 10000000', "above the limit 86400"),
     ],

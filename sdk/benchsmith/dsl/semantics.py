@@ -405,6 +405,13 @@ MAX_SEQ_WIDTH = 100
 MAX_TASK_ROWS = 20_000_000
 
 
+def _width(digits: str) -> int:
+    """A format width written as ``digits``; any width over nine digits is just "too wide"
+    (``int()`` refuses strings of more than 4,300 digits)."""
+    significant = digits.lstrip("0") or "0"
+    return int(significant) if len(significant) <= 9 else MAX_SEQ_WIDTH + 1
+
+
 def _check_seq(b: _Builder, args: dict[str, Any], at: DocPath) -> None:
     pattern = args["seq"]
     try:
@@ -416,7 +423,7 @@ def _check_seq(b: _Builder, args: dict[str, Any], at: DocPath) -> None:
         b.error((*at, "seq"), f"seq pattern {pattern!r} needs exactly one {{}} field")
         return
     name, spec = fields[0]
-    widths = [int(n) for n in re.findall(r"\d+", spec or "")]
+    widths = [_width(n) for n in re.findall(r"\d+", spec or "")]
     if name not in ("", "0") or "{" in (spec or ""):
         b.error((*at, "seq"), f"seq pattern {pattern!r}: write the field as {{}} or {{:05d}}")
     elif any(w > MAX_SEQ_WIDTH for w in widths):
