@@ -59,3 +59,30 @@ def test_a_round_changes_exactly_its_values() -> None:
     assert second["expect"][3]["contains"] == ["hello", "world~perturbed"]
     assert second["expect"][1] == TASK["expect"][1]
     assert TASK["expect"][0]["equals"] == {"p": "1", "q": "b"}  # the original is untouched
+
+
+def test_an_expectation_checked_until_an_earlier_stage_is_judged_at_that_stage() -> None:
+    """A check that stops applying after stage 1 does not run in the final verdict: its
+    values are perturbed in rounds of their own, judged with ``--stage 1``."""
+    staged = {
+        "stages": ["initial", "late", "final"],
+        "expect": [
+            {
+                "name": "early",
+                "file": "o.csv",
+                "where": {"k": "x"},
+                "equals": {"p": "1", "q": "2"},
+                "until": "initial",
+            },
+            {"name": "always", "file": "o.json", "path": "t", "equals": 3},
+            {"name": "mid", "file": "o.json", "path": "u", "equals": 4, "until": "late"},
+            {"name": "last", "file": "o.json", "path": "v", "equals": 5, "until": "final"},
+        ],
+    }
+    rounds = expectations.rounds(staged)
+    assert [[(p.name, p.field, p.stage) for p in r] for r in rounds] == [
+        [("always", "equals", None), ("last", "equals", None)],
+        [("early", "equals.p", 1)],
+        [("early", "equals.q", 1)],
+        [("mid", "equals", 2)],
+    ]

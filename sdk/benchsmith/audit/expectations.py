@@ -8,8 +8,10 @@ checks nothing (a selector that matches no row, a comparison that cannot fail).
 
 Expectations are independent checks, so one judge run can perturb one value of every
 expectation at once: round *k* perturbs the *k*-th value of each, and the number of runs is
-the largest number of values any single expectation holds. ``absent`` and ``not_contains``
-assert an absence and hold no value to perturb.
+the largest number of values any single expectation holds (times the number of distinct
+stages they are judged at: an expectation checked ``until`` an earlier stage is judged at that
+stage, every other one at the final stage). ``absent`` and ``not_contains`` assert an absence
+and hold no value to perturb.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class Perturbation:
             ``exit_code``.
         original: The value the judge holds.
         perturbed: The value put in its place.
+        stage: The 1-based stage to judge it at (``None``: the final stage), the last one
+            its check applies to.
     """
 
     section: str
@@ -43,6 +47,7 @@ class Perturbation:
     field: str
     original: Any
     perturbed: Any
+    stage: int | None = None
 
     @property
     def fixture(self) -> str:
@@ -88,8 +93,11 @@ def _perturb_text(text: str) -> str:
     return text + PERTURBED_TEXT if text else PERTURBED_TEXT
 
 
-def entry_perturbations(section: str, index: int, entry: Mapping[str, Any]) -> list[Perturbation]:
-    """Every value of one expectation entry, each perturbed."""
+def entry_perturbations(
+    section: str, index: int, entry: Mapping[str, Any], stages: Sequence[str] = ()
+) -> list[Perturbation]:
+    """Every value of one expectation entry, each perturbed (``stages``: the task's stage
+    names, which place an ``until`` entry's judging)."""
     name = str(entry.get("name", f"{section}#{index + 1}"))
     fields: list[tuple[str, Any]] = []
     equals = entry.get("equals")
@@ -102,18 +110,27 @@ def entry_perturbations(section: str, index: int, entry: Mapping[str, Any]) -> l
     fields += [(f"contains[{i}]", v) for i, v in enumerate(entry.get("contains", ()))]
     if "exit_code" in entry:
         fields.append(("exit_code", entry["exit_code"]))
-    return [Perturbation(section, index, name, f, v, perturb(v)) for f, v in fields]
+    until = str(entry.get("until", ""))
+    stage = list(stages).index(until) + 1 if until in stages[:-1] else None
+    return [Perturbation(section, index, name, f, v, perturb(v), stage) for f, v in fields]
 
 
 def rounds(task: Mapping[str, Any]) -> list[list[Perturbation]]:
-    """Perturbations grouped into judge runs: round *k* holds each entry's *k*-th value."""
+    """Perturbations grouped into judge runs: round *k* of a stage holds the *k*-th value of
+    each entry judged at that stage (the final stage's rounds first)."""
+    stages = list(task.get("stages", ()))
     per_entry = [
-        entry_perturbations(section, index, entry)
+        entry_perturbations(section, index, entry, stages)
         for section in ("expect", "edge_expect")
         for index, entry in enumerate(task.get(section, ()))
     ]
-    depth = max((len(p) for p in per_entry), default=0)
-    return [[p[k] for p in per_entry if k < len(p)] for k in range(depth)]
+    judged = sorted({p[0].stage for p in per_entry if p}, key=lambda s: (s is not None, s))
+    result = []
+    for stage in judged:
+        entries = [p for p in per_entry if p and p[0].stage == stage]
+        depth = max(len(p) for p in entries)
+        result += [[p[k] for p in entries if k < len(p)] for k in range(depth)]
+    return result
 
 
 def perturbed_task(

@@ -375,7 +375,9 @@ def _shadow_call(
     text = (task_dir / "judge.py").read_text(encoding="utf-8")
     data = expectations.perturbed_task(task, perturbations)
     (shadow / "judge.py").write_text(with_task_data(text, data), encoding="utf-8")
-    return replace(context.judge, task_dir=shadow, command=read_judge_command(task_dir))
+    stage = perturbations[0].stage if perturbations else None  # a round shares one stage
+    command = read_judge_command(task_dir)
+    return replace(context.judge, task_dir=shadow, command=command, stage=stage)
 
 
 def judge_round(
