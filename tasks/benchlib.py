@@ -3908,16 +3908,17 @@ class _Trial:
                 remove_path(building)
         return ready
 
-    def prepare(self, fixture: str) -> Run:
-        """Copy a pristine fixture, overlay the candidate's editable paths, run the commands."""
+    def prepare(self, fixture: str, name: str = "") -> Run:
+        """Copy a pristine fixture into ``run-NAME`` (the fixture's name by default) and
+        overlay the candidate's editable paths."""
         pristine = self.pristine(fixture)
-        root = self.tmp / f"run-{fixture}"
+        root = self.tmp / f"run-{name or fixture}"
         shutil.copytree(pristine, root, symlinks=True)
         skipped: list[str] = []
         outputs = [o["path"] for o in self.outputs]
         overlay(self.workspace, root, candidate_paths(self.layout.editable, outputs), skipped)
         reset_outputs(root, pristine, outputs)
-        if fixture == "main":
+        if fixture == "main" and not name:
             self.notes.extend(_clip(f"workspace: left out {s}") for s in skipped[:5])
         return Run(fixture, root, Files(root), Files(pristine))
 
@@ -3983,48 +3984,60 @@ class _Trial:
             memory_bytes=memory_of(command),
         )
 
-    def gate_start(self, run: Run) -> bool:
-        """Level 1: every command's module or script exists and compiles, and every module
-        command's module imports (spec section 6; :meth:`import_problem`)."""
+    def gate_scripts(self, run: Run) -> bool:
+        """Level 1, before anything runs: every command's module or script exists and
+        compiles."""
         ok = True
         for command in self.commands:
-            cwd = run.root / command.get("cwd", ".")
-            problem = entry_point_problem(command["argv"], cwd) or self.import_problem(
-                command, run.root
-            )
+            problem = entry_point_problem(command["argv"], run.root / command.get("cwd", "."))
             if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
                 ok = False
         return ok
 
-    def import_problem(self, command: Mapping[str, Any], root: Path) -> str:
-        """Why a ``python -m`` command's module does not import ("" when it does, or for
-        other commands): a time-limited probe (sealed when the judging is) imports it in a
-        copy of the fixture ``root``, so whatever it does at import leaves ``root`` as it was.
+    def gate_imports(self, run: Run) -> bool:
+        """Level 1, once the commands ran: the module of every ``python -m`` command that
+        failed imports (spec section 6).
+
+        A command that exited 0 imported its module, so only failed ones are probed; the
+        probe (:meth:`import_problem`) runs in a fresh copy of the fixture with the
+        candidate's files, so neither the commands' writes nor the probe's own reach
+        ``run``.
         """
+        failed = [c for c, r in zip(self.commands, run.results, strict=True) if not r.ok]
+        if not failed:
+            return True
+        probe = self.prepare("main", "import-probe")
+        try:
+            problems = [(c, self.import_problem(c, probe.root)) for c in failed]
+        finally:
+            make_writable(probe.root)
+            remove_path(probe.root)
+        for command, problem in problems:
+            if problem:
+                self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
+        return not any(problem for _, problem in problems)
+
+    def import_problem(self, command: Mapping[str, Any], root: Path) -> str:
+        """Why a ``python -m`` command's module does not import in the fixture ``root`` (""
+        when it does, or for other commands), by a time-limited probe, sealed when the
+        judging is."""
         argv = import_probe_argv(command["argv"], self.python)
         if argv is None:
             return ""
-        probe = self.tmp / "import-probe"
-        remove_path(probe)
-        shutil.copytree(root, probe, symlinks=True)
         timeout = min(float(command["timeout"]), IMPORT_PROBE_SECONDS) * self.time_scale
         cwd = command.get("cwd", ".")
-        try:
-            if self.kit is not None:
-                pod = PodCommand(tuple(argv), cwd, None, timeout)
-                outcome = run_pod(self.kit, probe, commands=[pod], scratch=self.tmp / "scratch")
-                if outcome.error:
-                    raise RuntimeError(outcome.error)
-                result = outcome.results[0]
-            else:
-                result = run_command(
-                    argv, cwd=probe / cwd, timeout=timeout, scratch=self.tmp / "scratch",
-                    env=None if self.env is None else clean_env(self.env),
-                )  # fmt: skip
-        finally:
-            make_writable(probe)
-            remove_path(probe)
+        if self.kit is not None:
+            pod = PodCommand(tuple(argv), cwd, None, timeout)
+            outcome = run_pod(self.kit, root, commands=[pod], scratch=self.tmp / "scratch")
+            if outcome.error:
+                raise RuntimeError(outcome.error)
+            result = outcome.results[0]
+        else:
+            result = run_command(
+                argv, cwd=root / cwd, timeout=timeout, scratch=self.tmp / "scratch",
+                env=None if self.env is None else clean_env(self.env),
+            )  # fmt: skip
         if result.timed_out or result.ok or result.error:
             return ""  # still importing at the limit, imported, or the probe itself failed
         tail = result.stderr.strip().splitlines()[-1:]
@@ -4070,12 +4083,13 @@ class _Trial:
         """Judge the main fixture, then the edge, and compute the level."""
         main_checks = self.judge.main_checks_at(self.stage)
         main = self.prepare("main")
-        started = self.gate_start(main)
+        started = self.gate_scripts(main)
         completed = False
         outcomes: list[Outcome] = []
         if started:
             self.execute(main)
-            completed = self.gate_outputs(main)
+            started = self.gate_imports(main)
+            completed = started and self.gate_outputs(main)
         if completed:
             outcomes = self.run_checks(main_checks, main)
         edge_passed = completed and self.edge_passes()

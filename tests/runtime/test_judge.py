@@ -231,6 +231,22 @@ def test_the_import_probe_runs_in_a_copy_of_the_fixture(tmp_path: Path) -> None:
     )
 
 
+def test_only_failed_commands_are_probed(tmp_path: Path) -> None:
+    """A command that exited 0 imported its module: the probe (which imports it under another
+    name than ``__main__``) runs for a failing command only, in a copy of the fixture."""
+    probed = tmp_path / "probed"
+    source = MARK + (
+        f"if __name__ != '__main__':\n    open({str(probed)!r}, 'a').write('probe')\n"
+        "elif sys.argv[1] == 'fail':\n    raise SystemExit(3)\n"
+    )
+    judge, workspace = _module_judge(tmp_path, source)
+    assert judge.evaluate(workspace, python=default_python())["progress_level"] == 4
+    assert not probed.exists()
+    judge.task["commands"][0]["argv"][-1] = "fail"
+    verdict = judge.evaluate(workspace, python=default_python())
+    assert (verdict["progress_level"], probed.read_text("utf-8")) == (1, "probe")
+
+
 def test_a_module_exiting_at_import_has_started(tmp_path: Path) -> None:
     judge, workspace = _module_judge(tmp_path, "raise SystemExit(2)\n")
     verdict = judge.evaluate(workspace, python=default_python())
