@@ -52,12 +52,13 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # The Harbor tests skip without .venv-harbor; here they must run, so its absence fails them.
+# Tests run on every core (pytest-xdist): most of their time is spent in child processes.
 unit: sandbox $(STAMP) $(HARBOR_STAMP)
-	BENCHSMITH_REQUIRE_HARBOR=1 $(BIN)/python -m pytest
+	BENCHSMITH_REQUIRE_HARBOR=1 $(BIN)/python -m pytest -n auto
 
 # The quick inner loop: every test except those marked slow (large fixtures, whole batteries).
 unit-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -n auto -m "not slow"
 
 # Ten times the Hypothesis examples: 12,000 fuzzed task.toml and scenario.json documents.
 fuzz: $(STAMP)
