@@ -32,6 +32,10 @@ Mapping to the benchsmith protocol (README, "Agent adapters"):
 * ``result.total_cost_usd`` -> one billing line (``calls`` 0, cost only). Auxiliary model
   calls are not exposed per call by the CLI and are not reported.
 * exit 0 -> ``idle``; the CLI's own nonzero exit is passed through (the run records a crash).
+* raw transcript: each action's stream-json lines go to
+  $BENCHSMITH_TRANSCRIPT_DIR/NN-ACTION-sSTAGE.claude.jsonl, and the session's own log
+  (CLAUDE_CONFIG_DIR or ~/.claude, ``projects/*/SESSION_ID.jsonl``) is copied to its
+  ``sessions/`` after every action; the run keeps them in ``actions/transcripts/``.
 
 Set CLAUDE_BIN to use another executable, and pass ``--fresh-home`` to give every run its
 own configuration folder (CLAUDE_CONFIG_DIR under the state folder; needs
@@ -67,6 +71,36 @@ def text_size(content: Any) -> int:
     if isinstance(content, list):
         return sum(text_size(block.get("text", "")) for block in content if isinstance(block, dict))
     return 0
+
+
+class Transcript:
+    """Saves the CLI's raw output in $BENCHSMITH_TRANSCRIPT_DIR, which the run keeps in its
+    ``actions/transcripts/`` folder (nothing is saved when the runner does not offer one)."""
+
+    def __init__(self, vendor: str, action: str) -> None:
+        folder = os.environ.get("BENCHSMITH_TRANSCRIPT_DIR")
+        self.folder = Path(folder) if folder else None
+        self.stream: Any = None
+        if self.folder is not None:
+            number = len(list(self.folder.glob(f"*.{vendor}.jsonl"))) + 1
+            stage = os.environ.get("BENCHSMITH_STAGE", "0")
+            name = f"{number:02d}-{action}-s{stage}.{vendor}.jsonl"
+            self.stream = open(self.folder / name, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
+
+    def write(self, raw: str) -> None:
+        if self.stream is not None:
+            self.stream.write(raw if raw.endswith("\n") else raw + "\n")
+
+    def close(self, sessions: list[Path]) -> None:
+        """Close the stream and copy the vendor's own session logs (``sessions/NAME``)."""
+        if self.stream is not None:
+            self.stream.close()
+        if self.folder is None:
+            return
+        for log in sessions:
+            if log.is_file() and not log.is_symlink():
+                (self.folder / "sessions").mkdir(exist_ok=True)
+                (self.folder / "sessions" / log.name).write_bytes(log.read_bytes())
 
 
 class Mapper:
@@ -169,6 +203,16 @@ def command(args: argparse.Namespace, state: Path) -> list[str]:
     return argv
 
 
+def session_logs(env: dict[str, str], state: Path) -> list[Path]:
+    """The session's own log: CONFIG_DIR/projects/*/SESSION_ID.jsonl."""
+    session = state / "claude_session"
+    if not session.is_file():
+        return []
+    home = Path(env.get("CLAUDE_CONFIG_DIR") or Path(env.get("HOME", "~")).expanduser() / ".claude")
+    name = session.read_text(encoding="utf-8").strip() + ".jsonl"
+    return sorted((home / "projects").glob(f"*/{name}"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="benchsmith adapter for Claude Code")
     parser.add_argument("--model", help="model alias or name passed to claude --model")
@@ -197,6 +241,7 @@ def main() -> int:
     if args.fresh_home:
         env["CLAUDE_CONFIG_DIR"] = str(state / "claude-home")
     mapper = Mapper(events, state, "main" if action == "message" else "compaction")
+    transcript = Transcript("claude", action)
     process = subprocess.Popen(
         command(args, state), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         encoding="utf-8", env=env,
@@ -205,9 +250,11 @@ def main() -> int:
     process.stdin.write(prompt)
     process.stdin.close()
     for raw in process.stdout:
+        transcript.write(raw)
         mapper.line(raw)
     code = process.wait()
     mapper.flush()
+    transcript.close(session_logs(env, state))
     if action == "compact":
         status = "completed" if mapper.compacted and code == 0 else "failed"
         events.emit("compaction", status=status)

@@ -32,6 +32,10 @@ Mapping to the benchsmith protocol (README, "Agent adapters"):
   ratio (spec section 7). Usage comes per turn, not per model call: ``main_calls`` counts
   turns. No cost is reported by the CLI.
 * exit 0 -> ``idle``; the CLI's own nonzero exit is passed through (the run records a crash).
+* raw transcript: each action's JSONL lines go to
+  $BENCHSMITH_TRANSCRIPT_DIR/NN-message-sSTAGE.codex.jsonl, and the thread's own log
+  (CODEX_HOME or ~/.codex, ``sessions/**/rollout-*THREAD_ID.jsonl``) is copied to its
+  ``sessions/`` after every action; the run keeps them in ``actions/transcripts/``.
 
 Set CODEX_BIN to use another executable. For a fresh agent home per run (spec 7.1), pass
 ``--fresh-home``: CODEX_HOME becomes a folder under the state folder (authenticate with
@@ -73,6 +77,36 @@ def size(value: Any) -> int:
         return 0
     text = value if isinstance(value, str) else json.dumps(value)
     return len(text.encode())
+
+
+class Transcript:
+    """Saves the CLI's raw output in $BENCHSMITH_TRANSCRIPT_DIR, which the run keeps in its
+    ``actions/transcripts/`` folder (nothing is saved when the runner does not offer one)."""
+
+    def __init__(self, vendor: str, action: str) -> None:
+        folder = os.environ.get("BENCHSMITH_TRANSCRIPT_DIR")
+        self.folder = Path(folder) if folder else None
+        self.stream: Any = None
+        if self.folder is not None:
+            number = len(list(self.folder.glob(f"*.{vendor}.jsonl"))) + 1
+            stage = os.environ.get("BENCHSMITH_STAGE", "0")
+            name = f"{number:02d}-{action}-s{stage}.{vendor}.jsonl"
+            self.stream = open(self.folder / name, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
+
+    def write(self, raw: str) -> None:
+        if self.stream is not None:
+            self.stream.write(raw if raw.endswith("\n") else raw + "\n")
+
+    def close(self, sessions: list[Path]) -> None:
+        """Close the stream and copy the vendor's own session logs (``sessions/NAME``)."""
+        if self.stream is not None:
+            self.stream.close()
+        if self.folder is None:
+            return
+        for log in sessions:
+            if log.is_file() and not log.is_symlink():
+                (self.folder / "sessions").mkdir(exist_ok=True)
+                (self.folder / "sessions" / log.name).write_bytes(log.read_bytes())
 
 
 class Mapper:
@@ -131,6 +165,16 @@ def command(args: argparse.Namespace, state: Path, prompt: str) -> list[str]:
     return [*argv, prompt]
 
 
+def session_logs(env: dict[str, str], state: Path) -> list[Path]:
+    """The thread's own log: CODEX_HOME/sessions/**/rollout-*THREAD_ID.jsonl."""
+    thread = state / "codex_thread"
+    if not thread.is_file():
+        return []
+    home = Path(env.get("CODEX_HOME") or Path(env.get("HOME", "~")).expanduser() / ".codex")
+    name = thread.read_text(encoding="utf-8").strip()
+    return sorted((home / "sessions").glob(f"**/*{name}.jsonl"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="benchsmith adapter for Codex CLI")
     parser.add_argument("--model", help="model passed to codex exec --model")
@@ -155,14 +199,17 @@ def main() -> int:
         env["CODEX_HOME"] = str(state / "codex-home")
         Path(env["CODEX_HOME"]).mkdir(exist_ok=True)
     mapper = Mapper(events, state, args.model or "codex-default")
+    transcript = Transcript("codex", action)
     process = subprocess.Popen(
         command(args, state, prompt), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         text=True, encoding="utf-8", env=env,
     )  # fmt: skip
     assert process.stdout is not None
     for raw in process.stdout:
+        transcript.write(raw)
         mapper.line(raw)
     code = process.wait()
+    transcript.close(session_logs(env, state))
     if code != 0:
         events.emit("error", message=f"codex exited with status {code}")
         return code

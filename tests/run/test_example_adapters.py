@@ -16,10 +16,14 @@ import pytest
 from tests.run.conftest import EXAMPLES, MULTI, batch
 
 FAKE_CLAUDE = """\
-import json, sys
+import json, os, sys
 prompt = sys.stdin.read()
 with open(sys.argv[0] + ".log", "a") as log:
     log.write(json.dumps(sys.argv[1:]) + "\\n")
+home = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.environ["HOME"], ".claude")
+os.makedirs(os.path.join(home, "projects", "ws"), exist_ok=True)
+with open(os.path.join(home, "projects", "ws", "S-1.jsonl"), "a") as session:
+    session.write(json.dumps({"prompt": prompt}) + "\\n")
 def out(obj):
     print(json.dumps(obj), flush=True)
 out({"type": "system", "subtype": "init", "session_id": "S-1", "model": "claude-x"})
@@ -42,9 +46,13 @@ out({"type": "result", "subtype": "success", "is_error": False, "total_cost_usd"
 """
 
 FAKE_CODEX = """\
-import json, sys
+import json, os, sys
 with open(sys.argv[0] + ".log", "a") as log:
     log.write(json.dumps(sys.argv[1:]) + "\\n")
+day = os.path.join(os.environ["CODEX_HOME"], "sessions", "2025", "01", "01")
+os.makedirs(day, exist_ok=True)
+with open(os.path.join(day, "rollout-2025-01-01T00-00-00-T-9.jsonl"), "a") as rollout:
+    rollout.write(json.dumps(sys.argv[-1]) + "\\n")
 def out(obj):
     print(json.dumps(obj), flush=True)
 if "resume" not in sys.argv:
@@ -74,8 +82,18 @@ def test_claude_code_wrapper_maps_stream_json(
 ) -> None:
     cli = fake(tmp_path, "claude", FAKE_CLAUDE)
     monkeypatch.setenv("CLAUDE_BIN", str(cli))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (outcome,) = batch(tmp_path / "runs", [MULTI], wrapper("claude_code.py"), arm="cc").outcomes
     assert outcome.end_reason == "completed", outcome.end_detail
+    kept = outcome.plan.run_dir / outcome.artifacts["transcripts"]
+    names = sorted(p.relative_to(kept).as_posix() for p in kept.rglob("*") if p.is_file())
+    assert names == [
+        "01-message-s1.claude.jsonl", "02-compact-s1.claude.jsonl", "03-message-s2.claude.jsonl",
+        "04-message-s3.claude.jsonl", "sessions/S-1.jsonl",
+    ]  # fmt: skip
+    raw = (kept / "01-message-s1.claude.jsonl").read_text("utf-8").splitlines()
+    assert json.loads(raw[0])["session_id"] == "S-1" and len(raw) == 5
+    assert len((kept / "sessions" / "S-1.jsonl").read_text("utf-8").splitlines()) == 4
     assert not outcome.diagnostics
     calls = [json.loads(line) for line in Path(f"{cli}.log").read_text().splitlines()]
     assert len(calls) == 4  # three stages and one compaction
@@ -99,8 +117,18 @@ def test_claude_code_wrapper_maps_stream_json(
 def test_codex_wrapper_maps_exec_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cli = fake(tmp_path, "codex", FAKE_CODEX)
     monkeypatch.setenv("CODEX_BIN", str(cli))
-    (outcome,) = batch(tmp_path / "runs", [MULTI], wrapper("codex.py"), arm="codex").outcomes
+    agent = wrapper("codex.py") + " --fresh-home"
+    (outcome,) = batch(tmp_path / "runs", [MULTI], agent, arm="codex").outcomes
     assert outcome.end_reason == "completed", outcome.end_detail
+    kept = outcome.plan.run_dir / outcome.artifacts["transcripts"]
+    names = sorted(p.relative_to(kept).as_posix() for p in kept.rglob("*") if p.is_file())
+    assert names == [
+        "01-message-s1.codex.jsonl", "02-message-s2.codex.jsonl", "03-message-s3.codex.jsonl",
+        "sessions/rollout-2025-01-01T00-00-00-T-9.jsonl",
+    ]  # fmt: skip
+    assert json.loads((kept / "01-message-s1.codex.jsonl").read_text("utf-8").splitlines()[0]) == {
+        "type": "thread.started", "thread_id": "T-9"
+    }  # fmt: skip
     calls = [json.loads(line) for line in Path(f"{cli}.log").read_text().splitlines()]
     assert len(calls) == 3  # compaction is not sent to codex
     assert "resume" not in calls[0] and calls[1][-3:-1] == ["resume", "T-9"]

@@ -21,7 +21,13 @@ from benchsmith.run.data import (
     StageRecord,
 )
 from benchsmith.run.metrics import final_response_tokens, tool_totals, usage_record
-from benchsmith.runtime.run import agent_settings, stage_records, verdict_json, write_json
+from benchsmith.runtime.run import (
+    TRANSCRIPTS,
+    agent_settings,
+    stage_records,
+    verdict_json,
+    write_json,
+)
 
 RECORD_SCHEMA = "benchsmith.run-record/v1"
 
@@ -150,6 +156,8 @@ def write_artifacts(outcome: RunOutcome, run_dir: Path) -> dict[str, str]:
     for name, rel in (("actions", "actions"), ("judge_stdout", "judge.stdout")):
         if (run_dir / rel).exists():
             found[name] = rel
+    if any((run_dir / "actions" / TRANSCRIPTS).glob("*")):
+        found["transcripts"] = f"actions/{TRANSCRIPTS}"
     if any(run_dir.glob("judge-stage*.stdout")):
         found["stage_judge_stdout"] = "judge-stage*.stdout"
     return found

@@ -81,6 +81,7 @@ ENV_EVENTS: Final = "BENCHSMITH_EVENTS"
 ENV_STATE_DIR: Final = "BENCHSMITH_STATE_DIR"
 ENV_EDITABLE: Final = "BENCHSMITH_EDITABLE"
 ENV_TIMEOUT: Final = "BENCHSMITH_TIMEOUT"
+ENV_TRANSCRIPT_DIR: Final = "BENCHSMITH_TRANSCRIPT_DIR"
 # Given to the built-in ``replay`` adapter only: never to external adapters.
 ENV_REFERENCE: Final = "BENCHSMITH_REFERENCE"
 
@@ -518,6 +519,11 @@ def task_version(task_dir: Path) -> str:
 
 IDLE_GRACE = 10.0
 MAX_STREAM_BYTES: Final = 10 << 20
+MAX_TRANSCRIPT_BYTES: Final = 64 << 20
+"""What a run keeps of the files its adapter saved in ``$BENCHSMITH_TRANSCRIPT_DIR`` (all
+files together; the rest is cut and recorded as a ``transcript-cap`` diagnostic)."""
+TRANSCRIPTS: Final = "transcripts"
+"""The folder of ``actions/`` that keeps the adapter's raw transcripts."""
 """What is kept of each action's events file, stdout and stderr: the first 10 MiB. Beyond
 that, events are not read and the streams are cut back as the adapter writes (so a flood
 never fills the disk), each noted once as an ``event-cap`` or ``output-cap`` diagnostic."""
@@ -545,6 +551,9 @@ class ActionEnv:
         timeout: Seconds left of the agent's time budget.
         message_file: File holding the user message (``message`` actions only).
         reference: The task's reference solution (passed to ``replay`` only).
+        transcript_dir: Folder, kept across this run's actions, where the adapter may save
+            its raw (vendor) transcript files; the run keeps them in
+            ``actions/transcripts/``.
     """
 
     action: str
@@ -558,6 +567,7 @@ class ActionEnv:
     timeout: float
     message_file: Path | None = None
     reference: Path | None = None
+    transcript_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -590,6 +600,8 @@ class Adapter:
         }
         if context.message_file is not None:
             values[ENV_MESSAGE_FILE] = str(context.message_file)
+        if context.transcript_dir is not None:
+            values[ENV_TRANSCRIPT_DIR] = str(context.transcript_dir)
         if self.kind == "replay" and context.reference is not None:
             values[ENV_REFERENCE] = str(context.reference)
         return values
@@ -854,6 +866,8 @@ def agent_seal(
         if path.exists() and path != env.workspace:
             binds.append(benchlib.Bind(path, writable=True))
     binds.append(benchlib.Bind(env.state_dir, writable=True))
+    if env.transcript_dir is not None:
+        binds.append(benchlib.Bind(env.transcript_dir, writable=True))
     binds.append(benchlib.Bind(files.events, writable=True))
     if files.message is not None:
         binds.append(benchlib.Bind(files.message))
@@ -1487,6 +1501,7 @@ class Lifecycle:
         self.origin = time.monotonic()
         self.workspace = session / "workspace"
         self.io, self.agent_state = session / "io", session / "state"
+        self.transcripts = session / TRANSCRIPTS
         self.snapshots = session / "snapshots"
         self.services: list[benchlib.ServiceHandle] = []
         self.action_no = 0
@@ -1544,7 +1559,7 @@ class Lifecycle:
 
     def setup(self, services: contextlib.ExitStack) -> bool:
         """Materialize the workspace and start the services; False (recorded) on failure."""
-        for folder in (self.io, self.agent_state):
+        for folder in (self.io, self.agent_state, self.transcripts):
             folder.mkdir()
         try:
             self.config.workspaces.make(self.workspace)
@@ -1674,6 +1689,7 @@ class Lifecycle:
             timeout=budget,
             message_file=files.message,
             reference=reference if self.config.adapter.kind == "replay" else None,
+            transcript_dir=self.transcripts,
         )
 
     def absorb(self, result: ActionResult) -> None:
@@ -1755,8 +1771,43 @@ class Lifecycle:
         self.config.run_dir.mkdir(parents=True, exist_ok=True)
         if self.io.is_dir():
             _copy_regular_files(self.io, self.config.run_dir / "actions")
+        if self.transcripts.is_dir():
+            self.keep_transcripts(self.config.run_dir / "actions" / TRANSCRIPTS)
         self.config.record(self)
         self.state.times.record = time.monotonic() - started
+
+    def keep_transcripts(self, dest: Path) -> None:
+        """Copy the regular files the adapter saved in its transcript folder (subfolders
+        too, symbolic links and FIFOs never) into ``dest``, :data:`MAX_TRANSCRIPT_BYTES` in
+        all; a file cut or left out is a ``transcript-cap`` diagnostic."""
+        left = MAX_TRANSCRIPT_BYTES
+        for folder, dirs, names in os.walk(self.transcripts):
+            dirs[:] = sorted(d for d in dirs if not (Path(folder) / d).is_symlink())
+            for name in sorted(names):
+                path = Path(folder) / name
+                rel = path.relative_to(self.transcripts)
+                if not stat.S_ISREG(path.lstat().st_mode):
+                    continue
+                size = path.lstat().st_size
+                if size > left:
+                    kept = f"its first {left} bytes kept" if left else "left out"
+                    self.state.diagnostics.append(DiagnosticEntry(
+                        0, "runner", 0, 0, "transcript-cap",
+                        f"transcript {rel.as_posix()} ({size} bytes) exceeds the "
+                        f"{MAX_TRANSCRIPT_BYTES}-byte cap: {kept}",
+                    ))  # fmt: skip
+                if not left:
+                    continue
+                target = dest / rel
+                try:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    with open(path, "rb") as source, open(target, "wb") as copy:
+                        left -= copy.write(source.read(left))
+                except OSError as exc:  # an unreadable file the adapter left: recorded
+                    self.state.diagnostics.append(DiagnosticEntry(
+                        0, "runner", 0, 0, "transcript-cap",
+                        f"transcript {rel.as_posix()} not kept: {describe(exc)}",
+                    ))  # fmt: skip
 
 
 def _copy_regular_files(src: Path, dest: Path) -> None:
