@@ -3864,18 +3864,11 @@ class _Trial:
         self.env: Mapping[str, str] | None = None
         self.notes: list[str] = []
         self.outcomes: list[Outcome] = []
-        self.missing: dict[int, str] = {}  # follow-up command -> why its entry point is missing
 
     def _applies(self, item: Mapping[str, Any]) -> bool:
         """Whether a declared command or output exists by the judged stage."""
         stage = item.get("stage")
         return stage is None or self.layout.stages.index(stage) < self.stage
-
-    def is_core(self, item: Mapping[str, Any]) -> bool:
-        """Whether a declared command or output belongs to the first stage (the core
-        workflow, which alone gates levels 1 and 2); later ones are follow-ups."""
-        stage = item.get("stage")
-        return stage is None or self.layout.stages.index(stage) == 0
 
     @property
     def commands(self) -> list[Mapping[str, Any]]:
@@ -3886,13 +3879,6 @@ class _Trial:
     def outputs(self) -> list[Mapping[str, Any]]:
         """The declared outputs of the judged stage."""
         return [o for o in self.judge.task["outputs"] if self._applies(o)]
-
-    @property
-    def follow_ups(self) -> list[Mapping[str, Any]]:
-        """The commands, then the outputs, of the judged stage that a later stage
-        introduced: each is one level-4 main check (see :meth:`follow_up_outcomes`)."""
-        items = [*self.commands, *self.outputs]
-        return [item for item in items if not self.is_core(item)]
 
     def pristine(self, fixture: str) -> Path:
         """A pristine materialized fixture, from the cache when one was given.
@@ -3999,14 +3985,12 @@ class _Trial:
         )
 
     def gate_scripts(self, run: Run) -> bool:
-        """Level 1, before anything runs: every core command's module or script exists and
-        compiles (a follow-up command's entry point is a follow-up check instead)."""
+        """Level 1, before anything runs: every command's module or script exists and
+        compiles."""
         ok = True
         for command in self.commands:
             problem = entry_point_problem(command["argv"], run.root / command.get("cwd", "."))
-            if not self.is_core(command):
-                self.missing[id(command)] = problem
-            elif problem:
+            if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
                 ok = False
         return ok
@@ -4020,8 +4004,7 @@ class _Trial:
         candidate's files, so neither the commands' writes nor the probe's own reach
         ``run``.
         """
-        pairs = zip(self.commands, run.results, strict=True)
-        failed = [c for c, r in pairs if not r.ok and self.is_core(c)]
+        failed = [c for c, r in zip(self.commands, run.results, strict=True) if not r.ok]
         if not failed:
             return True
         probe = self.prepare("main", "import-probe")
@@ -4061,13 +4044,13 @@ class _Trial:
         return f"the module does not import: {tail[0] if tail else f'exit {result.returncode}'}"
 
     def gate_outputs(self, run: Run) -> bool:
-        """Level 2: every core command completed and every core output exists and parses."""
+        """Level 2: every command completed and every output exists and parses."""
         ok = True
         for command, result in zip(self.commands, run.results, strict=True):
-            if not result.ok and self.is_core(command):
+            if not result.ok:
                 self.notes.append(_clip(f"level 2: {command['run']}: {result.describe()}"))
                 ok = False
-        for output in filter(self.is_core, self.outputs):
+        for output in self.outputs:
             problem = self.output_problem(run, output)
             if problem:
                 self.notes.append(_clip(f"level 2: {problem}"))
@@ -4086,32 +4069,6 @@ class _Trial:
         except CheckFailed as exc:
             return str(exc)
         return ""
-
-    def follow_up_outcomes(self, run: Run) -> list[Outcome]:
-        """One level-4 main check per follow-up (a command or output a later stage
-        introduced): the command completed, the output exists and parses.
-
-        A solution that did the first stage and stopped thus keeps the levels its core
-        workflow earns (up to 3, spec section 6: "follow-up requirements are missing") and
-        never reaches 4.
-        """
-        results = {id(c): r for c, r in zip(self.commands, run.results, strict=True)}
-        outcomes = []
-        for item in self.follow_ups:
-            if "argv" in item:
-                name = item["run"]
-                result = results[id(item)]
-                problem = self.missing.get(id(item)) or ("" if result.ok else result.describe())
-            else:
-                name = item["path"]
-                problem = self.output_problem(run, item)
-            note = _clip(problem)
-            outcomes.append(Outcome(f"follow-up: {name}", 4, run.fixture, not problem, note))
-        self.outcomes.extend(outcomes)
-        for outcome in outcomes:
-            if not outcome.passed:
-                self.notes.append(_clip(f"{run.fixture}: {outcome.name}: {outcome.note}"))
-        return outcomes
 
     def run_checks(self, checks: list[Check], run: Run) -> list[Outcome]:
         """Run checks in declaration order and remember their outcomes."""
@@ -4134,13 +4091,13 @@ class _Trial:
             started = self.gate_imports(main)
             completed = started and self.gate_outputs(main)
         if completed:
-            outcomes = self.run_checks(main_checks, main) + self.follow_up_outcomes(main)
+            outcomes = self.run_checks(main_checks, main)
         edge_passed = completed and self.edge_passes()
         return make_verdict(
             started=started,
             completed=completed,
             main=[(o.level, o.passed) for o in outcomes],
-            main_total=len(main_checks) + len(self.follow_ups),
+            main_total=len(main_checks),
             edge_passed=edge_passed,
             notes=self.notes,
             checks=[o.to_dict() for o in self.outcomes],
@@ -4176,8 +4133,7 @@ def make_verdict(
     Level 1 needs the commands to start, 2 the workflow to complete with parseable outputs,
     3 every level-3 check (at least one), 4 every main check, 5 the edge as well. Checks run
     only once the workflow completed, so ``main`` is empty below level 2 and otherwise holds
-    one ``(level, passed)`` pair per main check. (The judge gates levels 1-2 on the first
-    stage's commands and outputs; those of later stages come in ``main`` as level-4 checks.)
+    one ``(level, passed)`` pair per declared main check.
 
     Raises:
         ValueError: When the inputs break those rules (the verdict would break the
