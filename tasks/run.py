@@ -38,6 +38,7 @@ import contextlib
 import datetime as _dt
 import errno
 import fcntl
+import functools
 import hashlib
 import json
 import math
@@ -923,6 +924,7 @@ def run_action(
             return base
         finally:
             benchlib.sweep(token)  # children that left the group (setsid, double fork)
+        streams.settle((out, err))
     tail.poll(final=True)
     streams.trim()
     tail.problems.extend(streams.problems())
@@ -987,6 +989,16 @@ class StreamCap:
                 if size > MAX_STREAM_BYTES:
                     self.written[path] = max(self.written[path], size)
                     os.truncate(path, MAX_STREAM_BYTES)
+
+    def settle(self, streams: Sequence[Any]) -> None:
+        """Once the adapter is gone, count what it wrote by the offset it shares with our
+        ``streams`` (one per path, in order): a size seen at a poll misses what it wrote
+        between that poll's stat and truncate."""
+        for path, stream in zip(self.written, streams, strict=True):
+            with contextlib.suppress(OSError):
+                offset = os.lseek(stream.fileno(), 0, os.SEEK_CUR)
+                if offset > MAX_STREAM_BYTES:
+                    self.written[path] = max(self.written[path], offset)
 
     def problems(self) -> list[Problem]:
         """One ``output-cap`` note per stream that was cut."""
@@ -1176,6 +1188,16 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise Interrupted(signum)
 
 
+def _redeliver(unraisable: Any, fallback: Callable[[Any], object]) -> None:
+    """An :class:`Interrupted` raised where Python can only report it ("Exception ignored
+    in", e.g. in an at-fork hook while a subprocess starts) is not lost: its signal is sent
+    again, to be handled at the next safe point. Anything else goes to ``fallback``."""
+    if isinstance(unraisable.exc_value, Interrupted):
+        signal.raise_signal(unraisable.exc_value.signum)
+    else:
+        fallback(unraisable)
+
+
 @contextlib.contextmanager
 def interruptible() -> Iterator[None]:
     """Turn SIGTERM, SIGINT and SIGHUP into :class:`Interrupted` (main thread only)."""
@@ -1183,9 +1205,12 @@ def interruptible() -> Iterator[None]:
         yield
         return
     previous = {s: signal.signal(s, _interrupt) for s in STOP_SIGNALS}
+    hook = sys.unraisablehook
+    sys.unraisablehook = functools.partial(_redeliver, fallback=hook)
     try:
         yield
     finally:
+        sys.unraisablehook = hook
         for number, handler in previous.items():
             signal.signal(number, handler)
 

@@ -6,10 +6,11 @@ The events file is never read through a symbolic link.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
-from benchsmith.runtime.run import MAX_STREAM_BYTES
+from benchsmith.runtime.run import MAX_STREAM_BYTES, StreamCap
 from tests.run.conftest import SINGLE, batch, write_adapter
 
 FLOOD = """\
@@ -70,3 +71,20 @@ def test_the_events_file_is_not_read_through_a_link(tmp_path: Path) -> None:
         assert conn.execute("SELECT message FROM diagnostics").fetchone()[0] == (
             "the events file is a symbolic link (not followed)"
         )
+
+
+def test_what_was_written_after_the_last_stat_still_counts(tmp_path: Path) -> None:
+    """A poll that stats, then truncates, misses what the adapter wrote in between; the offset
+    the adapter shares with the runner's descriptor still tells the whole amount."""
+    path = tmp_path / "a.stdout"
+    cap = StreamCap([path])
+    with path.open("wb") as shared:
+        os.write(shared.fileno(), b"y" * (MAX_STREAM_BYTES + 1))
+        cap.trim()
+        os.write(shared.fileno(), b"y" * (2 << 20))  # lands past the cut, in a hole
+        os.truncate(path, MAX_STREAM_BYTES)  # the racing poll's truncate
+        cap.trim()
+        assert cap.written[path] == MAX_STREAM_BYTES + 1
+        cap.settle([shared])
+    assert cap.written[path] == MAX_STREAM_BYTES + 1 + (2 << 20)
+    assert path.stat().st_size == MAX_STREAM_BYTES
