@@ -8,12 +8,12 @@ at clean-audio frame positions; the comments name the rule each one pins.
 
 Interview (mono, 100 Hz; 1.2 s = 120 frames; 8/10/12 minutes = 48000/60000/72000 frames).
 Leading silence 340 frames, clean audio 307600 frames, trailing silence 450 frames.
-Chapter cuts (clean frames): 58600, 115600, 187600 (forced), 235600; the last chapter is
+Chapter cuts (clean frames): 72000 (forced), 129000, 187600, 235600; the last chapter is
 exactly 12 minutes long, so no further cut.
 
 Roundtable (stereo, 125 Hz; 1.2 s = 150 frames; 8/10/12 minutes = 60000/75000/90000).
 Two speakers, one per channel: while one talks the other channel is quiet, so only a pause
-of both is a silence. No leading silence (the right speaker talks from the first frame),
+of both is a silence. No leading silence (0.8 s of quiet, then the right speaker talks),
 clean audio 160181 frames, trailing silence 187 frames after a single sample of exactly 500.
 Chapter cuts: 76000, 150000.
 """
@@ -39,23 +39,23 @@ MONO_TAIL = 450
 # (kind, first clean frame, length): "silence" is a quiet run of the given length; "short" a
 # quiet run too short to be a silence; "split" a quiet run whose middle sample is exactly 500.
 MONO_EVENTS = [
-    # chapter 1 (window 48000..72000, target 60000)
-    ("silence", 46900, 200),  # midpoint 47000: before the window
-    ("silence", 54425, 150),  # midpoint 54500
-    ("silence", 58540, 120),  # exactly 1.2 s, midpoint 58600: the nearest silence -> cut
-    ("short", 59941, 119),  # 1.19 s centred on 60000: not a silence
-    ("split", 60825, 151),  # a 500 at 60900 splits it into two 75-frame runs
-    ("silence", 61850, 300),  # midpoint 62000
-    ("silence", 65910, 180),  # midpoint 66000
-    # chapter 2 (after 58600: window 106600..130600, target 118600)
-    ("silence", 103935, 130),  # midpoint 104000: before the window
-    ("silence", 115500, 200),  # midpoint 115600: 3000 before the target -> cut (tie, earlier)
-    ("silence", 121520, 160),  # midpoint 121600: 3000 after the target
-    ("silence", 127800, 400),  # midpoint 128000
-    # chapter 3 (after 115600: window 163600..187600): no silence inside -> forced cut 187600
-    ("silence", 139890, 220),  # midpoint 140000: before the window
-    ("silence", 163529, 140),  # midpoint 163599: one frame before the window
-    ("silence", 187501, 200),  # midpoint 187601: one frame after the window
+    # chapter 1 (window 48000..72000): no midpoint inside -> forced cut at 72000
+    ("silence", 23890, 220),  # midpoint 24000: before the window
+    ("silence", 47929, 140),  # midpoint 47999: one frame before the window
+    ("silence", 71901, 200),  # midpoint 72001: one frame after the window
+    # chapter 2 (after 72000: window 120000..144000, target 132000)
+    ("silence", 116935, 130),  # midpoint 117000: before the window
+    ("silence", 128900, 200),  # midpoint 129000: 3000 before the target -> cut (tie, earlier)
+    ("silence", 134920, 160),  # midpoint 135000: 3000 after the target
+    ("silence", 140800, 400),  # midpoint 141000
+    # chapter 3 (after 129000: window 177000..201000, target 189000)
+    ("silence", 175900, 200),  # midpoint 176000: before the window
+    ("silence", 183425, 150),  # midpoint 183500
+    ("silence", 187540, 120),  # exactly 1.2 s, midpoint 187600: the nearest silence -> cut
+    ("short", 188941, 119),  # 1.19 s centred on 189000: not a silence
+    ("split", 189825, 151),  # a 500 at 189900 splits it into two 75-frame runs
+    ("silence", 190850, 300),  # midpoint 191000
+    ("silence", 194910, 180),  # midpoint 195000
     # chapter 4 (after 187600: window 235600..259600): one silence on the window's first frame
     ("silence", 235538, 124),  # midpoint 235600 -> cut
     # chapter 5 (after 235600): ends exactly 12 minutes later, at the clean end -> no cut
@@ -206,6 +206,10 @@ def interview(ctx: benchlib.SeedContext) -> None:
         {"speaker": "Host", "start": "2.950", "end": "9.125", "text": MONO_LINES[0]},
     ]
     rows += _utterances(rng, MONO_SPEAKERS, MONO_LINES, 9.9, 3070.0)
+    # a caller whose name sorts after every capitalised one in code-point order
+    rows.append(
+        {"speaker": "de Groot", "start": "1500.250", "end": "1512.000", "text": MONO_LINES[7]}
+    )
     rows += [
         # runs into the trailing silence (clean end 3079.400 s): clipped
         {
@@ -231,7 +235,7 @@ def roundtable(ctx: benchlib.SeedContext) -> None:
     left = [_quiet(rng) for _ in range(STEREO_CLEAN + STEREO_TAIL)]
     right = [_quiet(rng) for _ in range(STEREO_CLEAN + STEREO_TAIL)]
     # turns: the right speaker first (from frame 0, while the left channel is quiet)
-    frame, channel = 0, right
+    frame, channel = 100, right  # 0.8 s of quiet first: too short to be trimmed
     stops = sorted(STEREO_PAUSES)
     while frame < 160000:
         length = rng.randint(400, 5000)

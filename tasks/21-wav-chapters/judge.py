@@ -60,7 +60,6 @@ TASK = {
         },
     ],
     "outputs": [
-        {"path": "output/", "format": "directory", "header": [], "stage": "initial"},
         {"path": "output/interview/clean.wav", "format": "binary", "header": [], "stage": "stereo"},
         {
             "path": "output/interview/chapters.json",
@@ -116,7 +115,7 @@ TASK = {
             "level": 4,
             "stage": "stereo",
             "path": "chapters.0.end_frame",
-            "equals": 58600,
+            "equals": 72000,
         },
         {
             "name": "interview-cuts#4",
@@ -124,7 +123,7 @@ TASK = {
             "level": 4,
             "stage": "stereo",
             "path": "chapters.1.end_frame",
-            "equals": 115600,
+            "equals": 129000,
         },
         {
             "name": "interview-cuts#5",
@@ -165,6 +164,14 @@ TASK = {
             "stage": "stereo",
             "where": {"speaker": "Producer"},
             "equals": {"seconds": "0.000"},
+        },
+        {
+            "name": "interview-cuts#10",
+            "file": "output/interview/speaker_time.csv",
+            "level": 4,
+            "stage": "stereo",
+            "where": {"speaker": "de Groot"},
+            "equals": {"seconds": "11.750"},
         },
         {
             "name": "roundtable-cuts#1",

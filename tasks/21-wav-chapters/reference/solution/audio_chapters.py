@@ -11,10 +11,9 @@ import argparse
 import csv
 import itertools
 import json
-import sys
+import struct
 import wave
-from array import array
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from pathlib import Path
 
 THRESHOLD = 500
@@ -26,19 +25,12 @@ def read_wav(path: Path) -> tuple[wave._wave_params, bytes]:
     with wave.open(str(path), "rb") as wav:
         params = wav.getparams()
         frames = wav.readframes(params.nframes)
-    if params.sampwidth != 2 or params.comptype != "NONE":
-        raise SystemExit(f"{path}: expected 16-bit PCM, got {params.sampwidth * 8}-bit")
     return params, frames
 
 
 def quiet_frames(frames: bytes, channels: int) -> list[bool]:
-    samples = array("h")
-    samples.frombytes(frames)
-    if sys.byteorder == "big":
-        samples.byteswap()
-    quiet = [abs(s) < THRESHOLD for s in samples]
-    if channels == 1:
-        return quiet
+    """Per frame: every channel's sample is below the threshold in absolute value."""
+    quiet = [abs(s) < THRESHOLD for (s,) in struct.iter_unpack("<h", frames)]
     return [all(quiet[i : i + channels]) for i in range(0, len(quiet), channels)]
 
 
@@ -63,7 +55,7 @@ def choose_cuts(runs: list[tuple[int, int]], total: int, rate: int) -> list[int]
     while True:
         low, high = boundary + EARLIEST * rate, boundary + LATEST * rate
         target = boundary + TARGET * rate
-        candidates = [m for m in midpoints if low <= m <= high and m < total]
+        candidates = [m for m in midpoints if low <= m <= high]
         if candidates:
             cut = min(candidates, key=lambda m: (abs(m - target), m))
         elif high < total:
@@ -84,8 +76,8 @@ def write_wav(path: Path, params: wave._wave_params, frames: bytes) -> None:
 
 
 def seconds(frames: int, rate: int) -> float:
-    """Frames as seconds, rounded half up to three decimals (a JSON number)."""
-    return float((Decimal(frames) / Decimal(rate)).quantize(Decimal("0.001"), ROUND_HALF_UP))
+    """Frames as seconds (a JSON number; exact at these sample rates)."""
+    return frames / rate
 
 
 def speaker_time(transcript: Path, lead: Decimal, duration: Decimal) -> dict[str, Decimal]:
@@ -94,7 +86,7 @@ def speaker_time(transcript: Path, lead: Decimal, duration: Decimal) -> dict[str
         for row in csv.DictReader(stream):
             start = min(max(Decimal(row["start"]) - lead, Decimal(0)), duration)
             end = min(max(Decimal(row["end"]) - lead, Decimal(0)), duration)
-            totals[row["speaker"]] = totals.get(row["speaker"], Decimal(0)) + max(end - start, 0)
+            totals[row["speaker"]] = totals.get(row["speaker"], Decimal(0)) + end - start
     return totals
 
 
@@ -102,14 +94,15 @@ def process(recording: Path, transcript: Path, output: Path) -> None:
     params, data = read_wav(recording)
     rate, width = params.framerate, params.nchannels * params.sampwidth
     total = len(data) // width
-    runs = silences(quiet_frames(data, params.nchannels), rate)
-    lead = runs[0][1] if runs and runs[0][0] == 0 else 0
-    tail_start = runs[-1][0] if runs and runs[-1][1] == total else total
+    quiet = quiet_frames(data, params.nchannels)
+    runs = silences(quiet, rate)
+    lead = next((end for first, end in runs if first == 0), 0)
+    tail_start = next((first for first, end in runs if end == total), total)
     tail_start = max(tail_start, lead)
     clean = data[lead * width : tail_start * width]
     clean_frames = tail_start - lead
-    interior = [(a - lead, b - lead) for a, b in runs if a > 0 and b < total]
-    cuts = choose_cuts(interior, clean_frames, rate)
+    # the clean audio starts and ends with a loud frame: its silences are all inside it
+    cuts = choose_cuts(silences(quiet[lead:tail_start], rate), clean_frames, rate)
 
     out = output / recording.stem
     write_wav(out / "clean.wav", params, clean)
@@ -146,8 +139,7 @@ def process(recording: Path, transcript: Path, output: Path) -> None:
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(["speaker", "seconds"])
         for speaker in sorted(totals):
-            value = totals[speaker].quantize(Decimal("0.001"), ROUND_HALF_UP)
-            writer.writerow([speaker, f"{value:.3f}"])
+            writer.writerow([speaker, f"{totals[speaker]:.3f}"])
 
 
 def main(argv: list[str] | None = None) -> int:
