@@ -74,6 +74,18 @@ TASK = {
             "stage": "stereo",
         },
         {
+            "path": "output/interview/chapters/",
+            "format": "directory",
+            "header": [],
+            "stage": "stereo",
+        },
+        {
+            "path": "output/roundtable/chapters/",
+            "format": "directory",
+            "header": [],
+            "stage": "stereo",
+        },
+        {
             "path": "output/roundtable/clean.wav",
             "format": "binary",
             "header": [],
@@ -429,6 +441,10 @@ def check_summary(run: benchlib.Run, index: int) -> None:
     got = [summary.get(f) for f in fields]
     want = [truth.rate, truth.channels, truth.width, truth.lead, truth.tail, truth.frames]
     benchlib.expect_equal(got, want, f"chapters.json {', '.join(fields)}")
+    benchlib.expect_equal(sorted(summary), sorted([*fields, "chapters"]), "chapters.json keys")
+    keys = ["number", "file", "start_frame", "end_frame", "start_seconds", "end_seconds"]
+    for chapter in chapter_list(run, out):
+        benchlib.expect_equal(sorted(chapter), sorted(keys), "keys of a chapter in chapters.json")
 
 
 def check_speakers(run: benchlib.Run, index: int) -> None:
