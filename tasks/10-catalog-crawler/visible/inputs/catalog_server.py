@@ -15,8 +15,10 @@ import threading
 from decimal import Decimal
 from pathlib import Path
 
+# The service's URL and the partner's, as the runner announces them (started by hand, the
+# partner is the same port under the name localhost: another origin all the same).
 ORIGIN = os.environ.get("BENCHSMITH_ORIGIN", "")
-MIRROR = os.environ.get("BENCHSMITH_ORIGIN_MIRROR", ORIGIN)
+MIRROR = os.environ.get("BENCHSMITH_ORIGIN_MIRROR", "")
 LIMITED_REQUEST = 17
 
 SITE = json.loads(Path("inputs/catalog_site.json").read_text(encoding="utf-8"))
@@ -75,7 +77,7 @@ class Catalog(http.server.BaseHTTPRequestHandler):
         if number == LIMITED_REQUEST:
             self.answer(429, "<p>Too many requests, slow down.</p>", {"Retry-After": "1"})
             return
-        via_mirror = MIRROR != ORIGIN and self.headers.get("Host", "") == MIRROR[7:]
+        via_mirror = self.headers.get("Host", "") == MIRROR.split("//", 1)[1]
         page = PAGES.get(self.path)
         if page is not None and (page["origin"] == "catalog" or via_mirror):
             self.answer(200, render(page))
@@ -100,5 +102,7 @@ class Catalog(http.server.BaseHTTPRequestHandler):
 
 port = int(sys.argv[sys.argv.index("--port") + 1])
 server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Catalog)
+ORIGIN = ORIGIN or f"http://127.0.0.1:{server.server_address[1]}"
+MIRROR = MIRROR or f"http://localhost:{server.server_address[1]}"
 print(f"LISTENING {server.server_address[1]}", flush=True)
 server.serve_forever()
