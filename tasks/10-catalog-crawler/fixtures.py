@@ -4,8 +4,8 @@
 with ``target`` (the request target it answers), ``origin`` (``catalog``: served on any
 origin; ``mirror``: only through the partner origin), ``kind`` (``listing`` for a catalog
 page; ``preview`` for a page nothing in a pagination nav links to), ``title``, ``nav`` (the
-pagination links, ``[rel, href, text]``; ``{origin}`` and ``{mirror}`` in an href stand for
-the two origins' URLs), ``rows`` (``sku``, ``name_html`` as the supplier's CMS stores it,
+pagination links, ``[rel, href, text]``, href null for the current page; ``{origin}`` and
+``{mirror}`` in an href stand for the two origins' URLs), ``rows`` (``sku``, ``name_html`` as the supplier's CMS stores it,
 ``price`` without separators, ``currency``, ``stock``, ``revision``) and ``script`` (the
 page's trailing ``<script>`` text, or null).
 
@@ -82,7 +82,7 @@ ANCHORS = [
     # entities: named, decimal, hex, and markup nested in the cell
     (2, "BR-18", "Caf&eacute; table bracket &#8211; 90&deg; &amp; &#x201C;heavy&#x201D;", "12.75", "EUR", 64, 1),
     (3, "HB-142", "Hex bolt <em>M8</em> &times; 40 &lt;A2&gt;", "1249.00", "EUR", 6, 2),
-    (5, "HB-15", 'Hex bolt M6 &#xBD;&quot; <span class="note">zinc</span>', "0.35", "EUR", 10000, 1),
+    (5, "HB-15", 'Hex bolt M6 &#xBD;&quot; <span class="note">zinc</span> plated', "0.35", "EUR", 10000, 1),
     (7, "HB-1420", "Eye bolt M12 &rsquo;galvanised&rsquo;", "12480.50", "USD", 2, 4),
     # a script inside the name cell is not part of the name
     (11, "CG-9", 'Cable gland PG9<script>track("CG-9", "impression")</script>', "1.15", "EUR", 75, 1),
@@ -177,6 +177,8 @@ def nav_of(rng, number: int) -> list[list[str]]:
     for other in range(max(1, number - 2), min(PAGES, number + 2) + 1):
         if other != number:
             nav.append(["", spelling(rng, other), str(other)])
+        else:  # the current page: an <a> without href
+            nav.append(["", None, str(other)])
     if number < PAGES:
         nav.append(["next", spelling(rng, number + 1), "Next ›"])
         last = "{mirror}/catalog?page=40" if number % 7 == 3 else spelling(rng, PAGES)

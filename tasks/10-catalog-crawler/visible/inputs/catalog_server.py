@@ -44,6 +44,9 @@ def render(page: dict) -> str:
         )
     links = []
     for rel, href, text in page["nav"]:
+        if href is None:  # the current page
+            links.append(f'    <a class="current" aria-current="page">{html.escape(text)}</a>\n')
+            continue
         href = href.replace("{origin}", ORIGIN).replace("{mirror}", MIRROR)
         rel_attr = f' rel="{rel}"' if rel else ""
         links.append(f'    <a{rel_attr} href="{href}">{html.escape(text)}</a>\n')
