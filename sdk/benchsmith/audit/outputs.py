@@ -2,7 +2,9 @@
 
 * **exact**: every declared output's bytes (files) or tree (folders), each command's exit
   status, its standard output when the task declares a ``stdout`` output, and its standard
-  output or error when an expectation reads that stream (``stream = "stderr"``). Equal exact
+  output or error when an expectation reads that stream (``stream = "stderr"``), and the
+  traffic of each fixture service (its request log: method, target, origin and status of
+  every request, in arrival order; not the timings, which vary from run to run). Equal exact
   observations on every fixture make a mutant *equivalent*: no fixture tells it apart.
 * **meaning**: the same with CSV parsed to rows, JSON to values (key order ignored, numbers
   keeping their type: ``1`` differs from ``1.0``), JSON Lines to values, and text, markdown
@@ -65,7 +67,19 @@ def observe(run: benchlib.Run, task: Mapping[str, Any]) -> Observation:
             path = run.root / output["path"].rstrip("/")
             exact.append((output["path"], _exact(path)))
             meaning.append((output["path"], _meaning(path, output["format"])))
+    for name in sorted(run.service_requests):
+        pair = (f"requests to service {name}", _traffic(run.service_requests[name]))
+        exact.append(pair)
+        meaning.append(pair)
     return Observation(tuple(exact), tuple(meaning))
+
+
+def _traffic(requests: list[benchlib.Request]) -> str:
+    """A digest of a service's request log: what was asked, through which origin, and the
+    answer; a mutant that only changes its traffic (a page fetched twice, a retry skipped) is
+    not equivalent, since a judge may check the log (``run.requests``)."""
+    seen = [[r.method, r.target, r.origin, r.status] for r in requests]
+    return _digest(json.dumps(seen).encode("utf-8"))
 
 
 def observed_streams(task: Mapping[str, Any]) -> list[str]:
