@@ -5,9 +5,9 @@ with ``target`` (the request target it answers), ``origin`` (``catalog``: served
 origin; ``mirror``: only through the partner origin), ``kind`` (``listing`` for a catalog
 page; ``preview`` for a page nothing in a pagination nav links to), ``title``, ``nav`` (the
 pagination links, ``[rel, href, text]``, href null for the current page; ``{origin}`` and
-``{mirror}`` in an href stand for the two origins' URLs), ``rows`` (``sku``, ``name_html`` as the supplier's CMS stores it,
-``price`` without separators, ``currency``, ``stock``, ``revision``) and ``script`` (the
-page's trailing ``<script>`` text, or null).
+``{mirror}`` in an href stand for the two origins' URLs), ``rows`` (``sku``, ``name_html`` as
+the supplier's CMS stores it, ``price`` without separators, ``currency``, ``stock``,
+``revision``) and ``script`` (the page's trailing ``<script>`` text, or null).
 
 The main catalog has 40 listing pages reached from ``/catalog?page=1`` by ``next`` links and a
 numbered window, in varied but equivalent spellings; page 40's ``next`` and some ``Last``
@@ -80,13 +80,45 @@ ANCHORS = [
     (-1, "NT-4040", "Cap nut M8 chrome (preview)", "0.95", "EUR", 0, 1),
     (-1, "HB-142", "Hex bolt M8 &times; 40 preview", "9.99", "EUR", 1, 99),
     # entities: named, decimal, hex, and markup nested in the cell
-    (2, "BR-18", "Caf&eacute; table bracket &#8211; 90&deg; &amp; &#x201C;heavy&#x201D;", "12.75", "EUR", 64, 1),
+    (
+        2,
+        "BR-18",
+        "Caf&eacute; table bracket &#8211; 90&deg; &amp; &#x201C;heavy&#x201D;",
+        "12.75",
+        "EUR",
+        64,
+        1,
+    ),
     (3, "HB-142", "Hex bolt <em>M8</em> &times; 40 &lt;A2&gt;", "1249.00", "EUR", 6, 2),
-    (5, "HB-15", 'Hex bolt M6 &#xBD;&quot; <span class="note">zinc</span> plated', "0.35", "EUR", 10000, 1),
+    (
+        5,
+        "HB-15",
+        'Hex bolt M6 &#xBD;&quot; <span class="note">zinc</span> plated',
+        "0.35",
+        "EUR",
+        10000,
+        1,
+    ),
     (7, "HB-1420", "Eye bolt M12 &rsquo;galvanised&rsquo;", "12480.50", "USD", 2, 4),
     # a script inside the name cell is not part of the name
-    (11, "CG-9", 'Cable gland PG9<script>track("CG-9", "impression")</script>', "1.15", "EUR", 75, 1),
-    (26, "CG-12", 'Cable gland PG11 <script>var s = "<b>sale</b>";</script>IP68', "1.45", "EUR", 60, 2),
+    (
+        11,
+        "CG-9",
+        'Cable gland PG9<script>track("CG-9", "impression")</script>',
+        "1.15",
+        "EUR",
+        75,
+        1,
+    ),
+    (
+        26,
+        "CG-12",
+        'Cable gland PG11 <script>var s = "<b>sale</b>";</script>IP68',
+        "1.45",
+        "EUR",
+        60,
+        2,
+    ),
     # the 17th request (page 17 when crawled in order) holds the highest revision
     (2, "PN-1700", "Split pin 3 &times; 40", "0.12", "EUR", 4000, 2),
     (17, "PN-1700", "Split pin 3 &times; 40 stainless", "0.18", "EUR", 3500, 4),
@@ -95,12 +127,12 @@ ANCHORS = [
 # A quick-view template and a prefetch of the preview page, in the page's script: markup
 # and links inside a script are not content.
 SCRIPT = (
-    "\n  var quickView = '<tr class=\"product\"><td class=\"sku\">NT-4040</td>"
+    '\n  var quickView = \'<tr class="product"><td class="sku">NT-4040</td>'
     '<td class="name">Cap nut M8 chrome</td><td class="price"><span class="amount">0.95'
     '</span> <span class="currency">EUR</span></td><td class="stock">0</td>'
-    "<td class=\"revision\">1</td></tr>';\n"
-    "  var upcoming = '<nav class=\"pagination\"><a rel=\"next\" "
-    "href=\"/catalog/preview?page=41\">Next</a></nav>';\n"
+    '<td class="revision">1</td></tr>\';\n'
+    '  var upcoming = \'<nav class="pagination"><a rel="next" '
+    'href="/catalog/preview?page=41">Next</a></nav>\';\n'
     '  if (window.fetch) { fetch("/catalog/preview?page=41"); }\n'
 )
 

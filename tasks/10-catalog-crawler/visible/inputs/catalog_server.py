@@ -28,6 +28,15 @@ LOCK = threading.Lock()
 COUNT = [0]
 
 
+# A sidebar of recently viewed products: the same row markup, outside the catalog table.
+RECENT = (
+    '<aside class="products recent">\n<h2>Recently viewed</h2>\n<table class="recent">\n'
+    '  <tr class="product"><td class="sku">NT-4040</td><td class="name">Cap nut M8 chrome</td>'
+    '<td class="price"><span class="amount">0.95</span> <span class="currency">EUR</span></td>'
+    '<td class="stock">0</td><td class="revision">1</td></tr>\n</table>\n</aside>\n'
+)
+
+
 def render(page: dict) -> str:
     rows = []
     for row in page["rows"]:
@@ -52,11 +61,13 @@ def render(page: dict) -> str:
         links.append(f'    <a{rel_attr} href="{href}">{html.escape(text)}</a>\n')
     script = f"<script>{page['script']}</script>\n" if page["script"] else ""
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>Northgate Fasteners &ndash; {html.escape(page['title'])}</title>\n"
         "</head>\n<body>\n"
         f'<header><a href="/">Northgate Fasteners</a> | <a href="{MIRROR}/">Partner site</a>'
         "</header>\n<main>\n"
+        '<nav class="breadcrumbs"><a href="/">Home</a> &rsaquo; '
+        '<a href="/catalog?page=1">Catalog</a></nav>\n'
         f"<h1>{html.escape(page['title'])}</h1>\n"
         '<p class="sort">Sort by <a href="?page=1&amp;sort=price">price</a> or '
         '<a href="?page=1&amp;sort=name">name</a></p>\n'
@@ -66,7 +77,10 @@ def render(page: dict) -> str:
         + "  </tbody>\n</table>\n"
         + '<nav class="pagination">\n'
         + "".join(links)
-        + "</nav>\n</main>\n"
+        + "</nav>\n"
+        + RECENT
+        + "</main>\n"
+        + '<footer><a href="/terms">Terms</a> | <a href="/catalog?page=1">Catalog</a></footer>\n'
         + script
         + "</body>\n</html>\n"
     )
