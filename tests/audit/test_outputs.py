@@ -37,3 +37,29 @@ def test_line_endings_of_text_outputs_are_form_and_their_words_are_meaning(tmp_p
     assert other.meaning != lf.meaning
     lone_cr = observe(_run(tmp_path / "cr", "## A\r\r- one\r"), TASK)
     assert lone_cr.meaning != lf.meaning  # only CRLF pairs are line endings
+
+
+def _request(seq: int, target: str, time: float, status: int = 200) -> benchlib.Request:
+    return benchlib.Request(seq, time, "GET", target, status=status, origin="catalog")
+
+
+def test_service_traffic_is_observed_but_not_its_timing(tmp_path: Path) -> None:
+    """Equal outputs with other requests are not equivalent: a new page is other meaning, a
+    page fetched twice other form (the judge decides); the same requests at other times are
+    equivalent."""
+    pages = ["/catalog?page=1", "/catalog?page=2"]
+    runs = {}
+    for name, targets, times in [
+        ("reference", pages, (0.1, 1.5)),
+        ("slower", pages, (0.2, 0.3)),
+        ("twice", [*pages, pages[1]], (0.1, 1.5, 1.6)),
+        ("more", [*pages, "/catalog?page=3"], (0.1, 1.5, 1.6)),
+    ]:
+        run = _run(tmp_path / name, "## A\n")
+        log = [_request(n, t, s) for n, (t, s) in enumerate(zip(targets, times, strict=True), 1)]
+        run.service_requests["catalog"] = log
+        runs[name] = observe(run, TASK)
+    assert runs["slower"] == runs["reference"]
+    assert runs["twice"].differences(runs["reference"]) == ["requests to service catalog"]
+    assert runs["twice"].meaning == runs["reference"].meaning
+    assert runs["more"].meaning != runs["reference"].meaning

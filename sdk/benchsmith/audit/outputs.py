@@ -2,7 +2,9 @@
 
 * **exact**: every declared output's bytes (files) or tree (folders), each command's exit
   status, its standard output when the task declares a ``stdout`` output, and its standard
-  output or error when an expectation reads that stream (``stream = "stderr"``). Equal exact
+  output or error when an expectation reads that stream (``stream = "stderr"``), and the
+  traffic of each fixture service (its request log: method, target, origin and status of
+  every request, in arrival order; not the timings, which vary from run to run). Equal exact
   observations on every fixture make a mutant *equivalent*: no fixture tells it apart.
 * **meaning**: the same with CSV parsed to rows, JSON to values (key order ignored, numbers
   keeping their type: ``1`` differs from ``1.0``), JSON Lines to values, and text, markdown
@@ -65,7 +67,21 @@ def observe(run: benchlib.Run, task: Mapping[str, Any]) -> Observation:
             path = run.root / output["path"].rstrip("/")
             exact.append((output["path"], _exact(path)))
             meaning.append((output["path"], _meaning(path, output["format"])))
+    for name in sorted(run.service_requests):
+        what, log = f"requests to service {name}", run.service_requests[name]
+        exact.append((what, _digest(json.dumps(_traffic(log, True)).encode("utf-8"))))
+        meaning.append((what, _digest(json.dumps(_traffic(log, False)).encode("utf-8"))))
     return Observation(tuple(exact), tuple(meaning))
+
+
+def _traffic(requests: list[benchlib.Request], exact: bool) -> list[list[Any]]:
+    """A service's request log: every request (method, target, origin, status) in arrival
+    order, or (``exact`` False) the distinct requests (method, target, origin), sorted. A
+    mutant that only changes its traffic (a page fetched twice, a retry skipped) is thus not
+    equivalent: the judge may check the log (``run.requests``)."""
+    if exact:
+        return [[r.method, r.target, r.origin, r.status] for r in requests]
+    return [list(key) for key in sorted({(r.method, r.target, r.origin) for r in requests})]
 
 
 def observed_streams(task: Mapping[str, Any]) -> list[str]:
