@@ -520,14 +520,14 @@ def task_version(task_dir: Path) -> str:
 
 IDLE_GRACE = 10.0
 MAX_STREAM_BYTES: Final = 10 << 20
+"""What is kept of each action's events file, stdout and stderr: the first 10 MiB. Beyond
+that, events are not read and the streams are cut back as the adapter writes (so a flood
+never fills the disk), each noted once as an ``event-cap`` or ``output-cap`` diagnostic."""
 MAX_TRANSCRIPT_BYTES: Final = 64 << 20
 """What a run keeps of the files its adapter saved in ``$BENCHSMITH_TRANSCRIPT_DIR`` (all
 files together; the rest is cut and recorded as a ``transcript-cap`` diagnostic)."""
 TRANSCRIPTS: Final = "transcripts"
 """The folder of ``actions/`` that keeps the adapter's raw transcripts."""
-"""What is kept of each action's events file, stdout and stderr: the first 10 MiB. Beyond
-that, events are not read and the streams are cut back as the adapter writes (so a flood
-never fills the disk), each noted once as an ``event-cap`` or ``output-cap`` diagnostic."""
 MAX_PROBLEMS = 200
 POLL_FIRST = 0.002
 POLL_MAX = 0.025
@@ -1811,9 +1811,10 @@ class Lifecycle:
             for name in sorted(names):
                 path = Path(folder) / name
                 rel = path.relative_to(self.transcripts)
-                if not stat.S_ISREG(path.lstat().st_mode):
+                info = path.lstat()
+                if not stat.S_ISREG(info.st_mode):
                     continue
-                size = path.lstat().st_size
+                size = info.st_size
                 if size > left:
                     kept = f"its first {left} bytes kept" if left else "left out"
                     self.state.diagnostics.append(DiagnosticEntry(
