@@ -1188,12 +1188,19 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise Interrupted(signum)
 
 
+REDELIVERY_DELAY = 0.05
+"""Seconds after which a swallowed stop signal is sent again (see :func:`_redeliver`)."""
+
+
 def _redeliver(unraisable: Any, fallback: Callable[[Any], object]) -> None:
     """An :class:`Interrupted` raised where Python can only report it ("Exception ignored
-    in", e.g. in an at-fork hook while a subprocess starts) is not lost: its signal is sent
-    again, to be handled at the next safe point. Anything else goes to ``fallback``."""
+    in", e.g. in an at-fork hook while a subprocess starts) is not lost: another thread sends
+    its signal again a moment later, once this code is left (sent from here, the handler
+    would raise inside this hook and be swallowed again). Anything else goes to
+    ``fallback``."""
     if isinstance(unraisable.exc_value, Interrupted):
-        signal.raise_signal(unraisable.exc_value.signum)
+        again = (os.getpid(), unraisable.exc_value.signum)
+        threading.Timer(REDELIVERY_DELAY, os.kill, again).start()
     else:
         fallback(unraisable)
 
