@@ -702,6 +702,7 @@ import gzip
 import hashlib
 import io
 import itertools
+import pickle
 import posixpath
 import random
 import re
@@ -717,7 +718,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, TypeVar, cast
 
 # The corpus-facing API (see the module docstring); tests/runtime/test_api.py keeps it honest.
 __all__ = [
@@ -3313,6 +3314,68 @@ def _check_rows(run: Run, spec: Mapping[str, Any], numeric: bool) -> None:
             expect(ok, f"{what}: {key} expected {_short(value)}, got {_short(actual)}")
 
 
+T = TypeVar("T")
+DERIVED_FOLDER = ".derived"
+_MISSING: Any = object()
+# What a cached derived value may be made of: plain data, dates, decimals, the usual
+# containers and classes the judge itself defines. Anything else is computed, not loaded.
+_DERIVED_GLOBALS = {
+    "builtins": {"bytearray", "complex", "frozenset", "range", "set", "slice", "object"},
+    "collections": {"Counter", "OrderedDict", "defaultdict", "deque"},
+    "datetime": {"date", "datetime", "time", "timedelta", "timezone"},
+    "decimal": {"Decimal"},
+    "fractions": {"Fraction"},
+    "zoneinfo": {"ZoneInfo"},
+}
+_DERIVED_FACTORIES = {"int", "list", "dict", "set", "str", "float", "tuple"}
+
+
+class _DerivedUnpickler(pickle.Unpickler):
+    """Loads what :meth:`Run.derived` stored, refusing every global outside plain data and
+    the judge's own classes: a cache file can never make the judge call anything else."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        allowed = _DERIVED_GLOBALS.get(module, set())
+        if module == "builtins" and name in _DERIVED_FACTORIES:
+            allowed = _DERIVED_FACTORIES  # defaultdict(list) and the like
+        if "." not in name and name in allowed:
+            return super().find_class(module, name)
+        if module == "__main__" and "." not in name:
+            found = getattr(sys.modules["__main__"], name, None)
+            if isinstance(found, type) and found.__module__ == "__main__":
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a derived value")
+
+
+def _load_derived(path: Path) -> Any:
+    """The value cached at ``path``, or ``_MISSING`` (absent, unreadable or refused)."""
+    try:
+        with path.open("rb") as stream:
+            return _DerivedUnpickler(stream).load()
+    except Exception:  # any failure: compute the value instead
+        return _MISSING
+
+
+def _store_derived(path: Path, value: Any) -> None:
+    """Cache ``value`` at ``path`` atomically (concurrent judges race harmlessly); a value
+    that cannot be pickled is not cached."""
+    try:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # caching is an optimization, never a failure
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=".derived-", dir=path.parent)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+        Path(name).replace(path)
+    except OSError:
+        Path(name).unlink(missing_ok=True)
+
+
 @dataclass
 class Run:
     """One fixture after the candidate's commands ran in it.
@@ -3337,6 +3400,43 @@ class Run:
     service_logs: dict[str, list[str]] = field(default_factory=dict)
     service_requests: dict[str, list[Request]] = field(default_factory=dict)
     service_stderr: dict[str, str] = field(default_factory=dict)
+    derived_cache: Path | None = None
+
+    def derived(self, key: str, factory: Callable[[Files], T]) -> T:
+        """``factory(run.source)``: a value computed from the pristine fixture alone, once.
+
+        Use it for the truth a judge recomputes from a large input. The value is kept in
+        :attr:`memo`; when the judge runs sealed and was given ``--fixture-cache`` (``check``,
+        ``audit`` and the runner judge many candidates on one fixture), it is also pickled
+        there, so later judgings of the same fixture by the same judge.py load it instead of
+        computing it again (unsealed, a candidate could reach the cache and forge it). Only ``source`` reaches ``factory``: a derived value never depends on what the
+        candidate wrote. A value that cannot be pickled, or a cached one that cannot be loaded
+        (see :class:`_DerivedUnpickler`), is simply computed.
+        """
+        slot = ("derived", key)
+        if slot not in self.memo:
+            path = self._derived_path(key, factory)
+            value = _load_derived(path) if path else _MISSING
+            if value is _MISSING:
+                value = factory(self.source)
+                if path:
+                    _store_derived(path, value)
+            self.memo[slot] = value
+        return cast("T", self.memo[slot])
+
+    def _derived_path(self, key: str, factory: Callable[..., Any]) -> Path | None:
+        """Where ``key``'s value is cached: named by the judge file's bytes, the key and the
+        interpreter version (the cache folder already names the fixture and stage)."""
+        if self.derived_cache is None:
+            return None
+        module = sys.modules.get(getattr(factory, "__module__", ""), None)
+        source = getattr(module, "__file__", None)
+        if not source:
+            return None
+        digest = hashlib.sha256()
+        for part in (Path(source).read_bytes(), key.encode(), sys.version.encode()):
+            digest.update(len(part).to_bytes(8, "big") + part)
+        return self.derived_cache / f"{digest.hexdigest()[:32]}.pickle"
 
     def requests(self, service: str) -> list[Request]:
         """The requests the fixture service ``service`` received while the commands ran, in
@@ -3920,7 +4020,10 @@ class _Trial:
         reset_outputs(root, pristine, outputs)
         if fixture == "main" and not name:
             self.notes.extend(_clip(f"workspace: left out {s}") for s in skipped[:5])
-        return Run(fixture, root, Files(root), Files(pristine))
+        run = Run(fixture, root, Files(root), Files(pristine))
+        if self.cache is not None and self.kit is not None:  # sealed: no candidate reaches it
+            run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
+        return run
 
     def execute(self, run: Run) -> None:
         """Run every declared command in order (services up around them)."""

@@ -236,9 +236,7 @@ class Desk:
 
 
 def desk(run: benchlib.Run) -> Desk:
-    if "desk" not in run.memo:
-        run.memo["desk"] = Desk(run.source)
-    return run.memo["desk"]
+    return run.derived("desk", Desk)
 
 
 def rows(run: benchlib.Run) -> list[dict[str, str]]:
