@@ -716,7 +716,7 @@ import tempfile
 import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import IO, Any, TypeVar, cast
 
@@ -3409,11 +3409,12 @@ class Run:
         :attr:`memo`; when the judge runs sealed and was given ``--fixture-cache`` (``check``,
         ``audit`` and the runner judge many candidates on one fixture), it is also pickled
         there, so later judgings of the same fixture by the same judge.py load it instead of
-        computing it again (unsealed, a candidate could reach the cache and forge it). Only ``source`` reaches ``factory``: a derived value never depends on what the
-        candidate wrote. A value that cannot be pickled, or a cached one that cannot be loaded
-        (see :class:`_DerivedUnpickler`), is simply computed.
+        computing it again (unsealed, a candidate could reach the cache and forge it). Only
+        ``source`` reaches ``factory``: a derived value never depends on what the candidate
+        wrote. A value that cannot be pickled, or a cached one that cannot be loaded (see
+        :class:`_DerivedUnpickler`), is simply computed.
         """
-        slot = ("derived", key)
+        slot = f"\0derived:{key}"  # never an authored memo key
         if slot not in self.memo:
             path = self._derived_path(key, factory)
             value = _load_derived(path) if path else _MISSING
@@ -3729,6 +3730,11 @@ class Judge:
             help="judge the state after this stage (1-based number or stage id) with the "
             "checks that apply by then; default: the final, scored verdict",
         )
+        parser.add_argument(
+            "--keep-runs", type=Path, metavar="DIR",
+            help="keep what the commands left: each fixture's run folder moves to DIR/FIXTURE, "
+            "its command results and service requests to DIR/FIXTURE.json",
+        )  # fmt: skip
         args = parser.parse_args(argv)
         stage: int | None = None
         if args.stage is not None:
@@ -3752,6 +3758,7 @@ class Judge:
                     time_scale=args.time_scale,
                     sealed=sealed,
                     stage=stage,
+                    keep=args.keep_runs,
                 )
             if not sealed:
                 verdict["notes"] = [_clip(f"unsealed: {why}"), *verdict["notes"]][:50]
@@ -3772,6 +3779,7 @@ class Judge:
         time_scale: float = 1.0,
         sealed: bool = False,
         stage: int | None = None,
+        keep: Path | None = None,
     ) -> dict[str, Any]:
         """Judge ``workspace`` (read only) and return the verdict mapping.
 
@@ -3784,6 +3792,7 @@ class Judge:
         the commands (and fixture services) of each fixture run in one sandbox
         (:func:`run_pod`) that sees nothing but the system, the interpreter and that
         fixture; this runtime is copied into the judge's private folder before any of them.
+        With ``keep``, the runs are kept there afterwards (:meth:`_Trial.keep_runs`).
         """
         if not workspace.is_dir():
             raise RuntimeError(f"workspace {workspace} is not a folder")
@@ -3796,6 +3805,8 @@ class Judge:
             verdict = trial.verdict()
             if stage is not None:
                 verdict["stage"] = number
+            if keep is not None:
+                trial.keep_runs(keep)
             return verdict
 
     def trial(
@@ -3881,6 +3892,37 @@ def produce(
     return run
 
 
+def _result_record(result: CommandResult) -> dict[str, Any]:
+    return {
+        "argv": list(result.argv), "returncode": result.returncode,
+        "timed_out": result.timed_out, "stdout": result.stdout, "stderr": result.stderr,
+        "error": result.error,
+    }  # fmt: skip
+
+
+def _request_record(request: Request) -> dict[str, Any]:
+    record = {f.name: getattr(request, f.name) for f in fields(request)}
+    record["headers"] = [list(pair) for pair in request.headers]
+    return record
+
+
+def load_kept_run(folder: Path, fixture: str) -> Run | None:
+    """The run ``judge.py --keep-runs folder`` kept for ``fixture`` (None if it never ran):
+    its folder, command results and service requests (``source`` reads the same folder)."""
+    root = folder / fixture
+    try:
+        record = json.loads((folder / f"{fixture}.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    results = [CommandResult(**r) for r in record["results"]]
+    requests = {
+        name: [Request(**{**q, "headers": tuple(tuple(h) for h in q["headers"])}) for q in log]
+        for name, log in record["service_requests"].items()
+    }
+    files = Files(root)
+    return Run(fixture, root, files, files, results=results, service_requests=requests)
+
+
 def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
     """A declared service as a pod starts it (``--port 0`` appended)."""
     argv = shlex.split(spec["run"])
@@ -3964,6 +4006,7 @@ class _Trial:
         self.env: Mapping[str, str] | None = None
         self.notes: list[str] = []
         self.outcomes: list[Outcome] = []
+        self.runs: dict[str, Run] = {}  # the judged runs by fixture (not import probes)
 
     def _applies(self, item: Mapping[str, Any]) -> bool:
         """Whether a declared command or output exists by the judged stage."""
@@ -4023,7 +4066,25 @@ class _Trial:
         run = Run(fixture, root, Files(root), Files(pristine))
         if self.cache is not None and self.kit is not None:  # sealed: no candidate reaches it
             run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
+        if not name:
+            self.runs[fixture] = run
         return run
+
+    def keep_runs(self, folder: Path) -> None:
+        """Move each judged run's folder to ``folder/FIXTURE`` and write ``FIXTURE.json``
+        (its command results and service requests; :func:`load_kept_run` reads them back).
+        A fixture that never ran (the main gates failed before the edge) is absent."""
+        folder.mkdir(parents=True, exist_ok=True)
+        for fixture, run in sorted(self.runs.items()):
+            shutil.move(run.root, folder / fixture)
+            record = {
+                "results": [_result_record(r) for r in run.results],
+                "service_requests": {
+                    name: [_request_record(q) for q in log]
+                    for name, log in sorted(run.service_requests.items())
+                },
+            }
+            (folder / f"{fixture}.json").write_text(json.dumps(record), encoding="utf-8")
 
     def execute(self, run: Run) -> None:
         """Run every declared command in order (services up around them)."""

@@ -132,6 +132,8 @@ class JudgeCall:
         stage: Pass ``--stage N``: judge the state after the 1-based stage ``N`` with the
             checks that apply by then (``None``: the final, scored verdict). The verdict must
             then say ``"stage": N``.
+        keep_runs: Pass ``--keep-runs DIR``: the judge keeps what the commands left there
+            (:func:`benchlib.load_kept_run` reads it back).
     """
 
     task_dir: Path
@@ -142,6 +144,7 @@ class JudgeCall:
     time_scale: float = 1.0
     unsealed: bool = False
     stage: int | None = None
+    keep_runs: Path | None = None
 
     def argv(self, workspace: Path) -> list[str]:
         """The judge's command line for ``workspace``."""
@@ -155,6 +158,8 @@ class JudgeCall:
             extra.append("--unsealed")
         if self.stage is not None:
             extra += ["--stage", str(self.stage)]
+        if self.keep_runs is not None:
+            extra += ["--keep-runs", str(self.keep_runs)]
         return benchlib.resolve_argv(argv, self.python) + extra
 
 

@@ -65,7 +65,7 @@ def test_equivalents_are_found_reported_and_justified(example: CopyExample) -> N
     equivalents = {e["operator"]: e for e in _task(report)["equivalents"]}
     assert code == 0  # equivalents alone fail only with --strict
     assert equivalents["json-sort-keys"]["reason"] == "identical outputs on main and edge"
-    assert equivalents["json-sort-keys"]["level"] is None  # no judge run was needed
+    assert equivalents["json-sort-keys"]["level"] == 5  # judged once, its runs compared
     assert equivalents["csv-quoting"]["form_only"] is True
     assert equivalents["csv-quoting"]["level"] == 5
     assert not any(e["justified"] for e in equivalents.values())

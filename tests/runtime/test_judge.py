@@ -174,6 +174,30 @@ def test_produce_runs_the_commands_without_judging(tmp_path: Path) -> None:
     assert not (workspace / "output" / "stock.csv").exists()  # the workspace is only read
 
 
+def test_keep_runs_keeps_each_fixture_with_its_command_results(tmp_path: Path) -> None:
+    task = copy_example(tmp_path / "corpus", "03-catalog-crawl")
+    workspace, kept = _reference_workspace(task, tmp_path), tmp_path / "kept"
+    argv = [default_python(), "judge.py", "--workspace", str(workspace), "--keep-runs", str(kept)]
+    done = subprocess.run(argv, cwd=task, capture_output=True, text=True, timeout=120, check=False)
+    assert json.loads(done.stdout)["progress_level"] == 5, done.stdout
+    assert sorted(p.name for p in kept.iterdir()) == ["edge", "edge.json", "main", "main.json"]
+    judge = benchlib.Judge(_embedded_task(task), task)
+    fresh = benchlib.produce(
+        judge, workspace, "main", tmp=tmp_path / "run", python=default_python()
+    )
+    main = benchlib.load_kept_run(kept, "main")
+    assert main is not None and main.fixture == "main"
+    assert [(r.argv[1:], r.returncode, r.stdout) for r in main.results] == [
+        (r.argv[1:], r.returncode, r.stdout) for r in fresh.results
+    ]
+    output = "output/items.csv"
+    assert main.csv(output) == fresh.csv(output) and main.csv(output)
+    [log] = main.service_requests.values()
+    assert log and all(isinstance(r, benchlib.Request) for r in log)
+    assert all(isinstance(h, tuple) for r in log for h in r.headers)
+    assert benchlib.load_kept_run(kept, "absent") is None
+
+
 def _embedded_task(task: Path) -> dict[str, Any]:
     """The TASK literal of a generated judge.py."""
     import ast

@@ -1,10 +1,12 @@
-"""Classifying one mutant: run it, compare what it writes with the reference, judge it.
+"""Classifying one mutant: judge it once, and compare what it wrote with the reference.
 
-The mutant's commands run on pristine copies of the edge and then the main fixture, exactly
-as the judge runs a candidate (:func:`benchlib.produce`, the task's fixture cache). Identical
-outputs on both fixtures make it *equivalent* without a judge run. Otherwise the judge
-scores a workspace holding the mutant: below 5 it is *killed*; at 5 it *survived*, unless its
-outputs differ only in form (then it is an equivalent the judge accepts).
+The judge runs the mutant exactly as it runs any candidate (sealed, on pristine copies of
+the main and edge fixtures) and keeps its runs (``--keep-runs``). Below 5 it is *killed*.
+At 5 both fixtures ran, and their outputs are compared with the reference's: identical
+outputs on both make it *equivalent* (no fixture tells it apart); outputs that differ only
+in form (quoting, line endings, key order) make it an equivalent the judge accepts; any
+other difference makes it *survived*. One run per fixture, where observing the mutant
+before judging it ran the main fixture twice (task 13: 8 s a run).
 
 Everything here runs in worker processes: :class:`MutantContext` is plain, picklable data.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +30,6 @@ from benchsmith.runtime import benchlib
 # Candidate commands run in one fixed environment, so equal programs write equal bytes.
 AUDIT_ENV = {"TZ": "UTC", "LC_ALL": "C", "PYTHONHASHSEED": "0"}
 FIXTURES = ("main", "edge")
-# A mutant runs on the edge fixture first: it is small by design (spec section 1.3), and a
-# mutant whose edge outputs already differ needs no run on the main fixture before the
-# judge (task 13: 0.3 s against 8 s).
-CLASSIFY_ORDER = ("edge", "main")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,39 +104,30 @@ def _timed(result: MutantResult, seconds: float) -> MutantResult:
 
 
 def _classify(context: MutantContext, mutant: Mutant, tree: Path, work: Path) -> MutantResult:
-    seen: dict[str, Observation] = {}
-    for fixture in CLASSIFY_ORDER:
-        seen[fixture], _ = run_fixture(context, tree, fixture, work / f"run-{fixture}")
-        if seen[fixture].meaning != context.reference[fixture].meaning:
-            break
-    if len(seen) == len(FIXTURES) and all(
-        seen[f].exact == context.reference[f].exact for f in FIXTURES
-    ):
-        return MutantResult(mutant, "equivalent", reason="identical outputs on main and edge")
-    form_only = len(seen) == len(FIXTURES) and all(
-        seen[f].meaning == context.reference[f].meaning for f in FIXTURES
-    )
-    return _judged(context, mutant, tree, seen, form_only)
-
-
-def _judged(
-    context: MutantContext,
-    mutant: Mutant,
-    tree: Path,
-    seen: dict[str, Observation],
-    form_only: bool,
-) -> MutantResult:
-    verdict = run_judge(context.judge, tree)
+    kept = work / "kept"
+    call = replace(context.judge, keep_runs=kept)
+    verdict = run_judge(call, tree, variables=benchlib.clean_env(AUDIT_ENV))
     level = verdict.progress_level
     if verdict.problems:
         problem = "; ".join(verdict.problems)
-        return MutantResult(mutant, "error", None, f"the judge failed: {problem}", form_only)
+        return MutantResult(mutant, "error", None, f"the judge failed: {problem}")
     if level < 5:
         note = verdict.notes[0] if verdict.notes else ""
-        return MutantResult(mutant, "killed", level, note, form_only)
+        return MutantResult(mutant, "killed", level, note)
+    seen = {f: _kept(context, kept, f) for f in FIXTURES}
+    if all(seen[f].exact == context.reference[f].exact for f in FIXTURES):
+        return MutantResult(mutant, "equivalent", level, "identical outputs on main and edge")
     differing = [f"{f}: {', '.join(seen[f].differences(context.reference[f]))}" for f in seen]
     differing = [d for d in differing if not d.endswith(": ")]
-    if form_only:
+    if all(seen[f].meaning == context.reference[f].meaning for f in FIXTURES):
         reason = "outputs differ only in form and the judge accepts them (" + "; ".join(differing)
         return MutantResult(mutant, "equivalent", level, reason + ")", True)
     return MutantResult(mutant, "survived", level, "outputs differ: " + "; ".join(differing))
+
+
+def _kept(context: MutantContext, kept: Path, fixture: str) -> Observation:
+    """The observation of the run the judge kept for ``fixture`` (a level-5 judging ran both)."""
+    run = benchlib.load_kept_run(kept, fixture)
+    if run is None:
+        raise RuntimeError(f"the judge scored 5 but kept no {fixture} run")
+    return observe(run, context.task)

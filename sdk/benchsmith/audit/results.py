@@ -35,7 +35,8 @@ class MutantResult:
         level: The judge's level, when it judged the mutant.
         reason: Why: the judge's first note (killed), what differs (survived), what
             matched (equivalent), or the problem (error).
-        form_only: Whether its outputs differ from the reference's only in form.
+        form_only: Whether its outputs differ from the reference's only in form (known for
+            mutants scoring 5: a killed mutant's outputs are not compared).
         why: The author's justification, for a justified equivalent.
         seconds: Wall time spent on it.
     """

@@ -2,8 +2,9 @@
 
 Per task, in the calling process: the fixtures are materialized into a cache, the
 reference's editable files are laid out as a candidate workspace, the judge must score the
-reference 5, and the reference's outputs are observed on both fixtures (twice, under two
-environments: outputs that change with the environment are a finding). Then every mutant and
+reference 5 (its runs are kept: they are what mutants' runs are compared with), and the
+reference's outputs are observed again outside the judge under two environments (outputs
+that change with the environment are a finding). Then every mutant and
 every round of perturbed expectations is one job of the pool shared by all tasks; while the
 pool works, the next task is set up. Progress is reported through a callback; the library
 never prints.
@@ -27,7 +28,7 @@ from benchsmith.audit.classify import AUDIT_ENV, FIXTURES, MutantContext, classi
 from benchsmith.audit.embedded import EmbeddedTaskError, read_task_data, with_task_data
 from benchsmith.audit.mutants import Mutant, task_mutants
 from benchsmith.audit.operators import OPERATORS
-from benchsmith.audit.outputs import Observation
+from benchsmith.audit.outputs import Observation, observe
 from benchsmith.audit.results import AuditReport, ExpectationResult, MutantResult, TaskAudit
 from benchsmith.audit.sampling import Sample, sample_mutants
 from benchsmith.check.battery import judge_timeout
@@ -267,14 +268,16 @@ def _submit(
     spec, tmp = pending.spec, pending.tmp
     task = read_task_data(spec.task_dir / "judge.py")
     context = _context(spec, task, options.python, tmp)
-    baseline = run_judge(context.judge, context.tree)
+    kept = tmp / "reference-runs"
+    call = replace(context.judge, keep_runs=kept)
+    baseline = run_judge(call, context.tree, variables=benchlib.clean_env(AUDIT_ENV))
     if baseline.progress_level != 5 or baseline.problems:
         notes = "; ".join([*baseline.problems, *baseline.notes][:3])
         pending.error = (
             f"the reference scores {baseline.progress_level}, not 5 (run benchsmith check): {notes}"
         )
         return
-    context, findings = _observe_reference(context)
+    context, findings = _observe_reference(context, kept)
     pending.findings += findings
     made = task_mutants(spec.task_dir, layout_for(spec))
     pending.findings += list(made.problems)
@@ -320,14 +323,20 @@ def _context(spec: TaskSpec, task: dict[str, Any], python: str, tmp: Path) -> Mu
     return MutantContext(spec.task_dir.resolve(), task, python, cache, tree, scratch, call, 1.0, {})
 
 
-def _observe_reference(context: MutantContext) -> tuple[MutantContext, list[str]]:
-    """Observe the reference on both fixtures under two environments; set the time scale."""
+def _observe_reference(context: MutantContext, kept: Path) -> tuple[MutantContext, list[str]]:
+    """Observe the reference on both fixtures: as its judging ran it (``kept``: mutants are
+    observed the same way), and outside the judge under two environments (outputs that
+    change with the environment are a finding); set the time scale."""
     observed: dict[str, Observation] = {}
     findings, slowest = [], 0.0
     for fixture in FIXTURES:
+        run = benchlib.load_kept_run(kept, fixture)
+        if run is None:
+            raise RuntimeError(f"the reference's judging kept no {fixture} run")
+        observed[fixture] = observe(run, context.task)
         plain, seconds = run_fixture(context, context.tree, fixture, context.scratch / "ref")
         varied, _ = run_fixture(context, context.tree, fixture, context.scratch / "ref", VARIED_ENV)
-        observed[fixture], slowest = plain, max(slowest, seconds)
+        slowest = max(slowest, seconds)
         if varied.exact != plain.exact:
             differing = ", ".join(varied.differences(plain))
             findings.append(
