@@ -351,6 +351,11 @@ def matching_lines(path: Path, pattern: re.Pattern[bytes], keep=None):  # type: 
         yield number, data[start : end if end >= 0 else len(data)].decode("utf-8")
 
 
+def expected(run: benchlib.Run) -> dict:
+    """:func:`truth` of the run's pristine fixture, computed once per fixture (run.derived)."""
+    return run.derived("truth", lambda source: truth(source.root))
+
+
 @functools.cache
 def truth(root: Path) -> dict:
     """The expected timeline of the pristine main fixture, by source, and its key records."""
@@ -469,7 +474,7 @@ def compare_sets(got: set[str], want: set[str], what: str) -> None:
 @judge.check(level=3)
 def failed_requests_and_their_chains(run: benchlib.Run) -> None:
     """Access and application rows: exactly the chains of the window's failed requests."""
-    want = truth(run.source.root)
+    want = expected(run)
     rows = timeline(run)
     chains = {s for s, r in want["rows"].items() if want["kinds"][s.rsplit(":", 1)[0]] != "deploy"}
     wanted_kinds = {"access", "app"}
@@ -488,7 +493,7 @@ def failed_requests_and_their_chains(run: benchlib.Run) -> None:
 @judge.check(level=3)
 def rows_match_their_source_lines(run: benchlib.Run) -> None:
     """Every known row carries its line's fields; access rows their UTC time; no duplicates."""
-    want = truth(run.source.root)
+    want = expected(run)
     rows = timeline(run)
     sources = [r["source"] for r in rows]
     benchlib.expect(len(sources) == len(set(sources)), "a source appears in more than one row")
@@ -541,7 +546,7 @@ def report_anchors(run: benchlib.Run) -> dict[str, tuple[str, str]]:
 @judge.check(level=3)
 def report_failure_anchors(run: benchlib.Run) -> None:
     """The report's sections, and its first-error and first-failure source anchors."""
-    want = truth(run.source.root)
+    want = expected(run)
     anchors = report_anchors(run)
     benchlib.expect_equal(anchors["first-failure"][0], want["first_failure"]["source"],
                           "first-failure anchor")  # fmt: skip
@@ -552,7 +557,7 @@ def report_failure_anchors(run: benchlib.Run) -> None:
 @judge.check(level=4, stage="clock-offsets")
 def clock_offsets_applied(run: benchlib.Run) -> None:
     """utc_time = raw timestamp in UTC minus the service's clock offset, on every known row."""
-    want = truth(run.source.root)
+    want = expected(run)
     known_rows = [
         (r, want["rows"][r["source"]]) for r in timeline(run) if r["source"] in want["rows"]
     ]
@@ -564,7 +569,7 @@ def clock_offsets_applied(run: benchlib.Run) -> None:
 @judge.check(level=4)
 def deployment_and_database_rows(run: benchlib.Run) -> None:
     """Deployment and database rows (recovered batch included), by corrected window."""
-    want = truth(run.source.root)
+    want = expected(run)
     kinds = {"deploy", "db"}
     compare_sets(
         sources_in(timeline(run), want["kinds"], kinds),
@@ -584,7 +589,7 @@ def report_line(text: str, label: str) -> str:
 @judge.check(level=4, stage="clock-offsets")
 def report_root_cause(run: benchlib.Run) -> None:
     """Causal anchor is the deployment SCHEMA_CHANGE, before the first 500; release, operation."""
-    want = truth(run.source.root)
+    want = expected(run)
     anchors = report_anchors(run)
     causal, failure, error = want["causal"], want["first_failure"], want["first_error"]
     benchlib.expect_equal(anchors["causal"][0], causal["source"], "causal anchor")
@@ -604,7 +609,7 @@ def report_root_cause(run: benchlib.Run) -> None:
 @judge.check(level=4)
 def failure_sequence_cites_the_anchors(run: benchlib.Run) -> None:
     """The Failure sequence cites the causal, first-error and first-failure records in order."""
-    want = truth(run.source.root)
+    want = expected(run)
     text = report_sections(run)["Failure sequence"]
     found = []
     for label in ("causal", "first_error", "first_failure"):
