@@ -171,3 +171,14 @@ def test_deep_documents(depth: int, opener: str) -> None:
     load_and_plan(text)
     json_text = opener.replace("{a=", '{"a":') * depth + "1" + closer * depth
     assert_located(scenario_diagnostics(json_text.encode(), "scenario.json"), json_text)
+
+
+def test_outputs_of_an_undeclared_stage_are_located_errors() -> None:
+    """Found by the fuzzer: without [[stages]], an output (and the expectations reading it)
+    of stage "returns" crashed the loader instead of being reported."""
+    text = (EXAMPLES / "02-pantry-ledger" / "task.toml").read_text("utf-8")
+    unstaged = text.split("\n[[stages]]")[0] + "\n[edge]" + text.split("\n[edge]", 1)[1]
+    spec, found = read_task_text(unstaged, SOURCE)
+    assert spec is None
+    assert_located(found, unstaged)
+    assert any("unknown stage 'returns'" in d.message for d in found), found

@@ -594,9 +594,11 @@ class _Staging:
         the output does not exist yet.
         """
         output_stage = self.outputs.get(item.get("file") or "")
+        if output_stage not in self.ids:  # an unknown stage, reported where it is declared
+            output_stage = None
         stage = self.known(b, item.get("stage"), (*at, "stage"))
         if stage is None:
-            known = [s for s in (default, output_stage) if s is not None]
+            known = [s for s in (default, output_stage) if s is not None and s in self.ids]
             stage = max(known, key=self.number) if known else self.ids[0]
         elif output_stage and self.number(stage) < self.number(output_stage):
             b.error(
