@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -138,9 +139,42 @@ def test_the_log_sees_requests_in_flight_together(tmp_path: Path) -> None:
             thread.start()
         for thread in fetch:
             thread.join()
-        requests = service.requests()
+    requests = service.requests()  # complete once the service stopped
     assert sorted(r.in_flight for r in requests) == [1, 2, 3]
     assert all(r.status == 204 and (r.end is None or r.end >= r.time) for r in requests)
+
+
+DAWDLING_SERVER = """\
+import http.server, sys, time
+port = int(sys.argv[sys.argv.index("--port") + 1])
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+        self.wfile.flush()
+        time.sleep(0.5)  # the client has its answer; the handler has not returned yet
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+print("LISTENING", server.server_address[1], flush=True)
+server.serve_forever()
+"""
+
+
+def test_a_client_waiting_for_each_answer_is_never_in_flight_twice(tmp_path: Path) -> None:
+    """The next request of a sequential client may arrive before the previous handler has
+    returned; it is answered, so it is not in flight (task 10 kills concurrent crawlers)."""
+    (tmp_path / "dawdle.py").write_text(DAWDLING_SERVER, "utf-8")
+    with benchlib.start_service([default_python(), "dawdle.py"], cwd=tmp_path, name="d") as service:
+        for n in range(3):
+            with urllib.request.urlopen(f"{service.url}/{n}") as answer:
+                assert answer.read() == b"ok"
+        time.sleep(0.6)  # every handler returns (and logs its end) before the service stops
+    requests = service.requests()  # complete once the service stopped
+    assert [r.in_flight for r in requests] == [1, 1, 1]
+    assert requests[1].time < requests[0].end  # arrived while the first handler still ran
 
 
 def test_an_unknown_service_name_is_a_clear_error(tmp_path: Path) -> None:

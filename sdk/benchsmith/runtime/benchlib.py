@@ -601,7 +601,7 @@ class _ServiceRecorder:
             seq = getattr(self, "benchsmith_seq", 0)
             if seq and not getattr(self, "benchsmith_status", 0):
                 self.benchsmith_status = code
-                recorder.emit({"seq": seq, "status": int(code)})
+                recorder.answered(seq, int(code))
             respond(self, code, message)
 
         def handle_one_request(self: Any) -> None:
@@ -610,7 +610,7 @@ class _ServiceRecorder:
                 handle(self)
             finally:
                 if self.benchsmith_seq:
-                    recorder.finished(self.benchsmith_seq)
+                    recorder.finished(self.benchsmith_seq, bool(self.benchsmith_status))
 
         handler.parse_request = parse_request  # type: ignore[method-assign]
         handler.send_response_only = send_response_only  # type: ignore[method-assign]
@@ -639,9 +639,18 @@ class _ServiceRecorder:
         })  # fmt: skip
         return seq
 
-    def finished(self, seq: int) -> None:
+    def answered(self, seq: int, status: int) -> None:
+        """A request's status line is sent: it is no longer in flight. (Its handler may
+        still be writing the body, but a client that waits for each response cannot send
+        its next request before this, so it never sees two in flight.)"""
         with self.lock:
             self.in_flight -= 1
+        self.emit({"seq": seq, "status": status})
+
+    def finished(self, seq: int, answered: bool) -> None:
+        if not answered:
+            with self.lock:
+                self.in_flight -= 1
         self.emit({"seq": seq, "end": round(time.monotonic() - self.started, 6)})
 
     def accept(self, listener: Any, name: str) -> None:
@@ -1908,7 +1917,9 @@ class Request:
         headers: Every header as sent, in order: ``(name, value)`` pairs.
         body_bytes: The request body's size (its ``Content-Length``; 0 without one).
         status: The response status the service sent, or None (no response).
-        in_flight: Requests being handled when it arrived, itself included (1: none other).
+        in_flight: Requests not yet answered (no status line sent) when it arrived,
+            itself included: 1 when none other. A client that waits for each response
+            before sending the next request always sees 1.
         origin: The origin it came through (the service's name or a further origin), ""
             when the client connected to the service's own port.
         version: The HTTP version of the request line.

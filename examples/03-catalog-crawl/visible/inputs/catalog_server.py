@@ -9,8 +9,12 @@ import http.server
 import json
 import os
 import sys
+import time
 import urllib.parse
 from pathlib import Path
+
+# Like a real supplier's server, it takes a moment to answer each request.
+ANSWER_DELAY = 0.02
 
 ORIGIN = os.environ.get("BENCHSMITH_ORIGIN", "")
 MIRROR = os.environ.get("BENCHSMITH_ORIGIN_MIRROR", ORIGIN)
@@ -26,6 +30,7 @@ if Path("inputs/moved.csv").exists():
 
 class Catalog(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
+        time.sleep(ANSWER_DELAY)
         url = urllib.parse.urlsplit(self.path)
         page = urllib.parse.parse_qs(url.query).get("page", ["0"])[0]
         if url.path != "/catalog" or not page.isdigit() or not 1 <= int(page) <= PAGES:

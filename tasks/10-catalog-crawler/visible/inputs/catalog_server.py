@@ -12,8 +12,12 @@ import json
 import os
 import sys
 import threading
+import time
 from decimal import Decimal
 from pathlib import Path
+
+# Like a real supplier's server, it takes a moment to answer each request.
+ANSWER_DELAY = 0.02
 
 # The service's URL and the partner's, as the runner announces them (started by hand, the
 # partner is the same port under the name localhost: another origin all the same).
@@ -88,6 +92,7 @@ def render(page: dict) -> str:
 
 class Catalog(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
+        time.sleep(ANSWER_DELAY)
         with LOCK:
             COUNT[0] += 1
             number = COUNT[0]
