@@ -199,50 +199,55 @@ def _patrons(ctx: benchlib.SeedContext) -> list[str]:
 
 def _daytime(rng, day: int) -> int:
     """An opening-hours instant of ``day`` (07:00-17:59 UTC, 08:00-19:59 in Berlin)."""
-    return day * 86400 + rng.randint(7 * 3600, 18 * 3600 - 1)
+    return day * 86400 + 25200 + int(rng.random() * 39600)
+
+
+def _int(rng, lo: int, hi: int) -> int:
+    """randint without its overhead (one float draw)."""
+    return lo + int(rng.random() * (hi - lo + 1))
 
 
 def _item_life(rng, days: int) -> list[tuple[int, str, int, int]]:
     """(instant, kind, patron index, due day or -1) of one filler item, in time order."""
     events: list[tuple[int, str, int, int]] = []
-    day = rng.randrange(40)
+    day = int(rng.random() * 40)
     while True:
         start = _daytime(rng, day)
         if start >= AS_OF:
             return events
-        patron = rng.randrange(PATRONS)
+        patron = int(rng.random() * PATRONS)
         due = day + days
         events.append((start, "checkout", patron, due))
         now = day
         for _ in range(rng.choice([0, 0, 0, 0, 1, 1, 1, 2])):
             late = rng.random() < 0.1
-            now = due + rng.randint(1, 6) if late else max(now + 1, due - rng.randint(0, 4))
+            now = due + _int(rng, 1, 6) if late else max(now + 1, due - _int(rng, 0, 4))
             due = now + days
             events.append((_daytime(rng, now), "renew", patron, due))
         u = rng.random()
         if u < 0.02:  # lost, sometimes found again
-            now = due + rng.randint(10, 60)
+            now = due + _int(rng, 10, 60)
             events.append((_daytime(rng, now), "mark-lost", patron, -1))
             if rng.random() >= 0.35:
                 return [e for e in events if e[0] < AS_OF]
-            now += rng.randint(3, 60)
+            now += _int(rng, 3, 60)
             events.append((_daytime(rng, now), "restore", patron, -1))
         else:
             if u < 0.80:
-                now = max(now + 1, due - rng.randint(0, days))
+                now = max(now + 1, due - _int(rng, 0, days))
             elif u < 0.98:
-                now = due + rng.randint(1, 25)
+                now = due + _int(rng, 1, 25)
             else:
-                now = due + rng.randint(26, 150)
+                now = due + _int(rng, 26, 150)
             if rng.random() < 0.12:  # book drop at night: the next local day
-                at = now * 86400 + rng.randint(22 * 3600, 86400 - 60)
+                at = now * 86400 + _int(rng, 22 * 3600, 86400 - 60)
             else:
                 at = _daytime(rng, now)
             events.append((at, "return", patron, -1))
             if rng.random() < 0.01:  # a stray second scan of the return
-                now += rng.randint(1, 2)
+                now += _int(rng, 1, 2)
                 events.append((_daytime(rng, now), "return", patron, -1))
-        day = now + rng.randint(1, 30)
+        day = now + _int(rng, 1, 30)
         if events[-1][0] >= AS_OF:
             return [e for e in events if e[0] < AS_OF]
 
@@ -271,23 +276,46 @@ def library(ctx: benchlib.SeedContext) -> None:
     lines: list[tuple[float, str, str]] = []  # (file-order key, item, line)
     for number, (at, kind, index, p, due, amount) in enumerate(events, 1):
         item = filler[index][0] if index >= 0 else ""
-        lines.append((at + rng.random() * 259200, item, _line(rng, f"C{number:07d}", at, kind, item, patrons[p], due, amount)))
+        lines.append(
+            (
+                at + rng.random() * 259200,
+                item,
+                _line(rng, f"C{number:07d}", at, kind, item, patrons[p], due, amount),
+            )
+        )
     for r in anchor_rows:
         at = _seconds(r["at"])
-        line = ",".join([r["txn"], r["at"], r["kind"], r["item"], r["patron"], r["due"], r["amount"], "Mitte", rng.choice(CHANNELS[r["kind"]]), f"STAFF-{rng.randint(1, 40):04d}", rng.choice(NOTES[r["kind"]])])
+        line = ",".join(
+            [
+                r["txn"],
+                r["at"],
+                r["kind"],
+                r["item"],
+                r["patron"],
+                r["due"],
+                r["amount"],
+                "Mitte",
+                rng.choice(CHANNELS[r["kind"]]),
+                f"STAFF-{rng.randint(1, 40):04d}",
+                rng.choice(NOTES[r["kind"]]),
+            ]
+        )
         lines.append((at + rng.random() * 259200, r["item"], line + "\n"))
     _write(ctx, lines)
 
 
 def _line(rng, txn: str, at: int, kind: str, item: str, patron: str, due: int, amount: str) -> str:
     due_text = DAYS[due] if due >= 0 else ""
-    channel = rng.choice(CHANNELS[kind])
+    bits = rng.getrandbits(30)  # one draw for the four columns that play no role
+    channels, notes = CHANNELS[kind], NOTES[kind]
+    channel = channels[bits % len(channels)]
     if kind == "return" and at % 86400 >= 22 * 3600:
         channel = "bookdrop"
-    branch = rng.choice(BRANCHES)
-    staff = f"STAFF-{rng.randint(1, 40):04d}"
-    note = rng.choice(NOTES[kind])
-    return f"{txn},{_stamp(at)},{kind},{item},{patron},{due_text},{amount},{branch},{channel},{staff},{note}\n"
+    branch = BRANCHES[(bits >> 4) % 5]
+    staff = f"STAFF-{(bits >> 8) % 40 + 1:04d}"
+    note = notes[(bits >> 16) % len(notes)]
+    cells = (txn, _stamp(at), kind, item, patron, due_text, amount, branch, channel, staff, note)
+    return ",".join(cells) + "\n"
 
 
 def _write(ctx: benchlib.SeedContext, lines: list[tuple[float, str, str]]) -> None:
@@ -296,7 +324,7 @@ def _write(ctx: benchlib.SeedContext, lines: list[tuple[float, str, str]]) -> No
     for _, item, line in lines:  # events and anchors are each in (instant, txn) order
         if item:
             per_item.setdefault(item, []).append(line)
-    for item, rows in per_item.items():
+    for rows in per_item.values():
         rows.sort(key=lambda line: (line.split(",", 2)[1], line[:8]))
     taken = dict.fromkeys(per_item, 0)
     lines.sort(key=lambda entry: entry[0])
@@ -313,8 +341,5 @@ def corrections(ctx: benchlib.SeedContext) -> None:
     """inputs/corrections.csv: the anchor corrections, in their listed order."""
     header = ["action", "txn_id", "timestamp", "kind", "item_id", "patron_id", "due_date", "amount"]
     keys = ["action", "txn", "at", "kind", "item", "patron", "due", "amount"]
-    rows = [
-        dict(zip(header, (r[k] for k in keys), strict=True))
-        for r in ctx.anchor(CORRECTIONS)
-    ]
+    rows = [dict(zip(header, (r[k] for k in keys), strict=True)) for r in ctx.anchor(CORRECTIONS)]
     ctx.write_csv("inputs/corrections.csv", header, rows)

@@ -76,7 +76,7 @@ TASK = {
             "name": "local-day#1",
             "file": "output/fines.csv",
             "level": 4,
-            "until": "corrections",
+            "until": "initial",
             "where": {"patron_id": "P9001"},
             "equals": {"overdue_fines": "1.25", "balance": "1.25"},
         },
@@ -89,7 +89,6 @@ TASK = {
                 "patron_id": "P9002",
                 "checkout_txn": "C9000201",
                 "due_date": "2025-08-28",
-                "status": "on_loan",
                 "fine": "4.00",
             },
         },
@@ -116,7 +115,7 @@ TASK = {
             "name": "renewals#1",
             "file": "output/fines.csv",
             "level": 4,
-            "until": "corrections",
+            "until": "initial",
             "where": {"patron_id": "P9004"},
             "equals": {"overdue_fines": "0.75", "balance": "0.75"},
         },
@@ -138,7 +137,7 @@ TASK = {
             "name": "renew-while-lost#1",
             "file": "output/active_loans.csv",
             "level": 4,
-            "until": "corrections",
+            "until": "initial",
             "where": {"item_id": "I90008"},
             "equals": {"due_date": "2025-05-19", "status": "lost", "fine": "2.50"},
         },
@@ -146,7 +145,7 @@ TASK = {
             "name": "renew-while-lost#2",
             "file": "output/fines.csv",
             "level": 4,
-            "until": "corrections",
+            "until": "initial",
             "where": {"patron_id": "P9007"},
             "equals": {"overdue_fines": "2.50", "lost_fees": "35.00", "balance": "37.50"},
         },
@@ -175,7 +174,7 @@ TASK = {
             "name": "waivers#1",
             "file": "output/fines.csv",
             "level": 4,
-            "until": "corrections",
+            "until": "initial",
             "where": {"patron_id": "P9009"},
             "equals": {"overdue_fines": "2.25", "waived": "5.00", "balance": "0.00"},
         },
@@ -183,7 +182,7 @@ TASK = {
             "name": "waivers#2",
             "file": "output/fines.csv",
             "level": 4,
-            "until": "corrections",
+            "until": "initial",
             "where": {"patron_id": "P9010"},
             "equals": {"overdue_fines": "6.00", "waived": "2.50", "balance": "3.50"},
         },
@@ -191,7 +190,7 @@ TASK = {
             "name": "stray-return#1",
             "file": "output/active_loans.csv",
             "level": 4,
-            "until": "corrections",
+            "until": "initial",
             "where": {"item_id": "I90013"},
             "equals": {
                 "patron_id": "P9011",
@@ -226,7 +225,7 @@ TASK = {
             "file": "output/active_loans.csv",
             "level": 4,
             "where": {"item_id": "I90016"},
-            "equals": {"patron_id": "P9014", "status": "on_loan"},
+            "equals": {"patron_id": "P9014", "due_date": "2025-09-10"},
         },
         {
             "name": "ignored-lost-restore#3",
@@ -253,7 +252,7 @@ TASK = {
             "name": "correction-targets#1",
             "file": "output/active_loans.csv",
             "level": 4,
-            "until": "corrections",
+            "until": "initial",
             "where": {"item_id": "I90020"},
             "equals": {"patron_id": "P9017"},
         },
@@ -345,7 +344,7 @@ TASK = {
             "level": 4,
             "stage": "corrections",
             "where": {"item_id": "I90008"},
-            "equals": {"due_date": "2025-06-09", "status": "on_loan", "fine": "6.00"},
+            "equals": {"due_date": "2025-06-09", "fine": "6.00"},
         },
         {
             "name": "corrections#11",
@@ -393,24 +392,278 @@ TASK = {
 
 judge = benchlib.Judge(TASK)
 
-
 # region authored: benchsmith keeps these lines when it rebuilds judge.py
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+LOANS = "output/active_loans.csv"
+FINES = "output/fines.csv"
+EFFECTS = "output/correction_effects.csv"
+NOTICES = "output/notices"
+CORRECTIONS = "inputs/corrections.csv"
+TZ = ZoneInfo("Europe/Berlin")
+# --as-of 2025-08-31T23:59:59Z is 2025-09-01 in Berlin; open loans count through that day.
+AS_OF = dt.date(2025, 9, 1)
+
+
+def cents(text: str) -> int:
+    whole, _, frac = text.partition(".")
+    return int(whole) * 100 + int((frac + "00")[:2])
+
+
+def euros(value: int) -> str:
+    return f"{value // 100}.{value % 100:02d}"
+
+
+BERLIN_DAYS: dict[str, int] = {}
+ORDINALS: dict[str, int] = {}
+
+
+def ordinal(day: str) -> int:
+    if day not in ORDINALS:
+        ORDINALS[day] = dt.date.fromisoformat(day).toordinal()
+    return ORDINALS[day]
+
+
+def berlin_day(stamp: str) -> int:
+    """The proleptic ordinal of the Berlin date of a UTC ``...Z`` timestamp."""
+    hour = stamp[:13]  # offsets change on the hour: one conversion per UTC hour
+    if hour not in BERLIN_DAYS:
+        moment = dt.datetime.fromisoformat(hour + ":00:00+00:00")
+        BERLIN_DAYS[hour] = moment.astimezone(TZ).date().toordinal()
+    return BERLIN_DAYS[hour]
+
+
+def read_log(run: benchlib.Run) -> list[list[str]]:
+    """The log's rows: timestamp, txn_id, kind, item_id, patron_id, due_date, amount."""
+    if "log" not in run.memo:
+        fields = ("timestamp", "txn_id", "kind", "item_id", "patron_id", "due_date", "amount")
+        with run.source.path("inputs/circulation.csv").open(encoding="utf-8") as handle:
+            head = handle.readline().rstrip("\n").split(",")
+            benchlib.expect_equal(head[:7], ["txn_id", *fields[:1], *fields[2:]], "log header")
+            rows = []
+            for line in handle:
+                t, s, k, i, p, d, a, _ = line.split(",", 7)
+                rows.append([s, t, k, i, p, d, a])
+        if run.source.exists(CORRECTIONS):
+            fixes = run.source.csv(CORRECTIONS)
+            void = {r["txn_id"] for r in fixes if r["action"] == "void"}
+            added = [[r[f] for f in fields] for r in fixes if r["action"] == "add"]
+            run.memo["corrected"] = [r for r in rows if r[1] not in void] + added
+        run.memo["log"] = rows
+    return run.memo["log"]
+
+
+class Library:
+    """TASK.md recomputed from the pristine inputs, in integer cents and day ordinals."""
+
+    def __init__(self, source: benchlib.Files, rows: list[list[str]]) -> None:
+        self.catalog = {r["item_id"]: r for r in source.csv("inputs/catalog.csv")}
+        self.rates = {
+            i: (cents(r["daily_fine"]), cents(r["fine_cap"])) for i, r in self.catalog.items()
+        }
+        self.patrons = sorted(source.csv("inputs/patrons.csv"), key=lambda r: r["patron_id"])
+        self.waived: dict[str, int] = {}
+        per_item: dict[str, list[tuple[str, str, str, str, str]]] = {}
+        for stamp, txn, kind, item, patron, due, amount in rows:
+            if kind == "waive-fine":
+                self.waived[patron] = self.waived.get(patron, 0) + cents(amount)
+            else:
+                per_item.setdefault(item, []).append((stamp, txn, kind, patron, due))
+        self.fines: dict[str, int] = {}
+        self.fees: dict[str, int] = {}
+        self.loans: list[tuple[str, str, str, str, str, int]] = []
+        for item in sorted(per_item):
+            current: list = [item, None]
+            for stamp, txn, kind, patron, due in sorted(per_item[item]):
+                loan = current[1]
+                if kind == "checkout" and loan is None:
+                    current[1] = {"patron": patron, "txn": txn, "due": due, "lost": None}
+                elif loan is None:
+                    continue
+                elif kind == "renew" and loan["lost"] is None:
+                    loan["due"] = due
+                elif kind == "return" and loan["lost"] is None:
+                    self.charge(item, loan, berlin_day(stamp))
+                    current[1] = None
+                elif kind == "mark-lost" and loan["lost"] is None:
+                    loan["lost"] = berlin_day(stamp)
+                elif kind == "restore" and loan["lost"] is not None:
+                    self.charge(item, loan, loan["lost"])
+                    current[1] = None
+            self.close(current)
+
+    def charge(self, item: str, loan: dict, stop: int) -> int:
+        """Add the loan's fine for the days after its due date and before ``stop``."""
+        days = max(0, stop - ordinal(loan["due"]) - 1)
+        daily, cap = self.rates[item]
+        fine = min(days * daily, cap)
+        self.fines[loan["patron"]] = self.fines.get(loan["patron"], 0) + fine
+        return fine
+
+    def close(self, current: list | None) -> None:
+        """An item's loan still open after its last transaction: on loan or lost."""
+        if current is None or current[1] is None:
+            return
+        item, loan = current
+        if loan["lost"] is None:
+            fine, status = self.charge(item, loan, AS_OF.toordinal() + 1), "on_loan"
+        else:
+            fine, status = self.charge(item, loan, loan["lost"]), "lost"
+            fee = cents(self.catalog[item]["lost_fee"])
+            self.fees[loan["patron"]] = self.fees.get(loan["patron"], 0) + fee
+        self.loans.append((item, loan["patron"], loan["txn"], loan["due"], status, fine))
+
+    def balance(self, patron: str) -> int:
+        owed = self.fines.get(patron, 0) + self.fees.get(patron, 0)
+        return max(0, owed - self.waived.get(patron, 0))
+
+    def loan_rows(self) -> list[tuple[str, ...]]:
+        return [(*loan[:5], euros(loan[5])) for loan in self.loans]
+
+    def fine_rows(self) -> list[tuple[str, ...]]:
+        return [
+            (
+                p["patron_id"],
+                euros(self.fines.get(p["patron_id"], 0)),
+                euros(self.fees.get(p["patron_id"], 0)),
+                euros(self.waived.get(p["patron_id"], 0)),
+                euros(self.balance(p["patron_id"])),
+            )
+            for p in self.patrons
+        ]
+
+    def held(self) -> dict[str, list[tuple]]:
+        mine: dict[str, list[tuple]] = {}
+        for loan in self.loans:
+            mine.setdefault(loan[1], []).append(loan)
+        return mine
+
+    def notices(self) -> dict[str, str]:
+        held, texts = self.held(), {}
+        for p in self.patrons:
+            pid = p["patron_id"]
+            loans = held.get(pid, [])
+            out = [f"Account notice for {p['name']} ({pid})", f"As of {AS_OF.isoformat()}", ""]
+            active = [x for x in loans if x[4] == "on_loan"]
+            out.append(f"Items on loan: {len(active)}")
+            for x in active:
+                title = self.catalog[x[0]]["title"]
+                out.append(f"- {x[0]} {title} | due {x[3]} | fine {euros(x[5])} EUR")
+            lost = [x for x in loans if x[4] == "lost"]
+            out.append(f"Lost items: {len(lost)}")
+            for x in lost:
+                entry = self.catalog[x[0]]
+                fee = euros(cents(entry["lost_fee"]))
+                out.append(
+                    f"- {x[0]} {entry['title']} | lost fee {fee} EUR | fine {euros(x[5])} EUR"
+                )
+            out.append("")
+            out.append(f"Overdue fines: {euros(self.fines.get(pid, 0))} EUR")
+            out.append(f"Lost fees: {euros(self.fees.get(pid, 0))} EUR")
+            out.append(f"Waived: {euros(self.waived.get(pid, 0))} EUR")
+            out.append(f"Balance due: {euros(self.balance(pid))} EUR")
+            texts[f"{pid}.txt"] = "\n".join(out) + "\n"
+        return texts
+
+
+def library(run: benchlib.Run, corrected: bool = True) -> Library:
+    key = f"library-{corrected}"
+    if key not in run.memo:
+        rows = read_log(run)
+        if corrected and "corrected" in run.memo:
+            rows = run.memo["corrected"]
+        run.memo[key] = Library(run.source, rows)
+    return run.memo[key]
+
+
+def rows(run: benchlib.Run, path: str, *names: str) -> list[tuple[str, ...]]:
+    key = f"rows-{path}-{names}"
+    if key not in run.memo:
+        run.memo[key] = [tuple(r[n] for n in names) for r in run.csv(path)]
+    return run.memo[key]
+
+
+def compare(got: list[tuple[str, ...]], want: list[tuple[str, ...]], what: str) -> None:
+    """Row by row; the first differences are named."""
+    benchlib.expect_equal(len(got), len(want), f"{what}: row count")
+    wrong = [f"{g} != {w}" for g, w in zip(got, want, strict=True) if g != w]
+    benchlib.expect(not wrong, f"{what}: {len(wrong)} row(s) wrong, e.g. {wrong[:3]}")
+
+
+def effect_rows(run: benchlib.Run) -> list[tuple[str, ...]]:
+    before, after = library(run, False), library(run)
+    was = {p: {x[0] for x in v} for p, v in before.held().items()}
+    now = {p: {x[0] for x in v} for p, v in after.held().items()}
+    found = []
+    for p in after.patrons:
+        pid = p["patron_id"]
+        old, new = euros(before.balance(pid)), euros(after.balance(pid))
+        a, b = was.get(pid, set()), now.get(pid, set())
+        if old != new or a != b:
+            found.append((pid, old, new, ";".join(sorted(b - a)), ";".join(sorted(a - b))))
+    return found
+
+
+def notice_files(run: benchlib.Run) -> list[str]:
+    folder = run.files.path(NOTICES)
+    benchlib.expect(folder.is_dir(), f"{NOTICES}: not a folder")
+    return sorted(p.name for p in folder.iterdir())
+
+
+LOAN_COLUMNS = ("item_id", "patron_id", "checkout_txn", "due_date", "status", "fine")
+FINE_COLUMNS = ("patron_id", "overdue_fines", "lost_fees", "waived", "balance")
+EFFECT_COLUMNS = ("patron_id", "balance_before", "balance_after", "loans_added", "loans_removed")
+
+
 @judge.check(level=3)
-def core_transformation(run: benchlib.Run) -> None:
-    """TODO: the core transformation is substantially correct."""
-    benchlib.expect(False, "TODO: write the level-3 checks of this task")
+def loans_reconstructed(run: benchlib.Run) -> None:
+    """active_loans.csv: the right items with the right patrons (with or without corrections)."""
+    got = rows(run, LOANS, "item_id", "patron_id")
+    options = [[x[:2] for x in library(run, c).loan_rows()] for c in (False, True)]
+    benchlib.expect(got in options, f"{LOANS}: item/patron pairs match no reconstruction")
+
+
+@judge.check(level=3)
+def one_row_and_notice_per_patron(run: benchlib.Run) -> None:
+    """fines.csv has one row per patron in order; notices/ one file per patron."""
+    want = [p["patron_id"] for p in library(run).patrons]
+    benchlib.expect_equal([r[0] for r in rows(run, FINES, *FINE_COLUMNS)], want, "fines.csv ids")
+    benchlib.expect_equal(notice_files(run), sorted(f"{p}.txt" for p in want), "notice files")
 
 
 @judge.check(level=4)
-def stated_rules(run: benchlib.Run) -> None:
-    """TODO: every stated business rule holds on the main fixture."""
-    benchlib.expect(False, "TODO: write the level-4 checks of this task")
+def item_transitions(run: benchlib.Run) -> None:
+    """Every active loan: patron, checkout, due date after renewals, status, fine."""
+    compare(rows(run, LOANS, *LOAN_COLUMNS), library(run).loan_rows(), LOANS)
+
+
+@judge.check(level=4)
+def fine_totals(run: benchlib.Run) -> None:
+    """Every patron's overdue fines, lost fees, waived amount and floored balance."""
+    compare(rows(run, FINES, *FINE_COLUMNS), library(run).fine_rows(), FINES)
+
+
+@judge.check(level=4)
+def notice_content(run: benchlib.Run) -> None:
+    """Every notice, line for line."""
+    want = library(run).notices()
+    benchlib.expect_equal(notice_files(run), sorted(want), "notice files")
+    wrong = [n for n in sorted(want) if run.text(f"{NOTICES}/{n}") != want[n]]
+    benchlib.expect(not wrong, f"{len(wrong)} notice(s) differ, e.g. {wrong[:3]}")
+
+
+@judge.check(level=4, stage="corrections")
+def correction_delta_set(run: benchlib.Run) -> None:
+    """correction_effects.csv: exactly the patrons whose balance or loan set changed."""
+    compare(rows(run, EFFECTS, *EFFECT_COLUMNS), effect_rows(run), EFFECTS)
 
 
 @judge.edge
-def edge_rule(run: benchlib.Run) -> None:
-    """TODO: the edge rule holds on the edge fixture."""
-    benchlib.expect(False, "TODO: write the edge check of this task")
+def replay_in_timestamp_order(run: benchlib.Run) -> None:
+    """Edge: loans and fines of the whole edge log, replayed by (timestamp, txn_id)."""
+    compare(rows(run, LOANS, *LOAN_COLUMNS), library(run).loan_rows(), LOANS)
+    compare(rows(run, FINES, *FINE_COLUMNS), library(run).fine_rows(), FINES)
 
 
 # endregion authored
