@@ -71,298 +71,7 @@ TASK = {
             "stage": "corrections",
         },
     ],
-    "expect": [
-        {
-            "name": "local-day#1",
-            "file": "output/fines.csv",
-            "level": 4,
-            "until": "initial",
-            "where": {"patron_id": "P9001"},
-            "equals": {"overdue_fines": "1.25", "balance": "1.25"},
-        },
-        {
-            "name": "open-loan#1",
-            "file": "output/active_loans.csv",
-            "level": 3,
-            "where": {"item_id": "I90002"},
-            "equals": {
-                "patron_id": "P9002",
-                "checkout_txn": "C9000201",
-                "due_date": "2025-08-28",
-                "fine": "4.00",
-            },
-        },
-        {
-            "name": "open-loan#2",
-            "file": "output/fines.csv",
-            "level": 4,
-            "where": {"patron_id": "P9002"},
-            "equals": {"overdue_fines": "4.00", "balance": "4.00"},
-        },
-        {
-            "name": "fine-cap#1",
-            "file": "output/fines.csv",
-            "level": 4,
-            "where": {"patron_id": "P9003"},
-            "equals": {
-                "overdue_fines": "7.00",
-                "lost_fees": "0.00",
-                "waived": "0.00",
-                "balance": "7.00",
-            },
-        },
-        {
-            "name": "renewals#1",
-            "file": "output/fines.csv",
-            "level": 4,
-            "until": "initial",
-            "where": {"patron_id": "P9004"},
-            "equals": {"overdue_fines": "0.75", "balance": "0.75"},
-        },
-        {
-            "name": "renew-after-return#1",
-            "file": "output/fines.csv",
-            "level": 4,
-            "where": {"patron_id": "P9005"},
-            "equals": {"balance": "0.00"},
-        },
-        {
-            "name": "renew-after-return#2",
-            "file": "output/fines.csv",
-            "level": 4,
-            "where": {"patron_id": "P9006"},
-            "equals": {"overdue_fines": "0.75"},
-        },
-        {
-            "name": "renew-while-lost#1",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "until": "initial",
-            "where": {"item_id": "I90008"},
-            "equals": {"due_date": "2025-05-19", "status": "lost", "fine": "2.50"},
-        },
-        {
-            "name": "renew-while-lost#2",
-            "file": "output/fines.csv",
-            "level": 4,
-            "until": "initial",
-            "where": {"patron_id": "P9007"},
-            "equals": {"overdue_fines": "2.50", "lost_fees": "35.00", "balance": "37.50"},
-        },
-        {
-            "name": "lost-and-restore#1",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "where": {"item_id": "I90009"},
-            "absent": True,
-        },
-        {
-            "name": "lost-and-restore#2",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "where": {"item_id": "I90010"},
-            "equals": {"status": "lost", "fine": "1.00"},
-        },
-        {
-            "name": "lost-and-restore#3",
-            "file": "output/fines.csv",
-            "level": 4,
-            "where": {"patron_id": "P9008"},
-            "equals": {"overdue_fines": "2.00", "lost_fees": "30.00", "balance": "32.00"},
-        },
-        {
-            "name": "waivers#1",
-            "file": "output/fines.csv",
-            "level": 4,
-            "until": "initial",
-            "where": {"patron_id": "P9009"},
-            "equals": {"overdue_fines": "2.25", "waived": "5.00", "balance": "0.00"},
-        },
-        {
-            "name": "waivers#2",
-            "file": "output/fines.csv",
-            "level": 4,
-            "until": "initial",
-            "where": {"patron_id": "P9010"},
-            "equals": {"overdue_fines": "6.00", "waived": "2.50", "balance": "3.50"},
-        },
-        {
-            "name": "stray-return#1",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "until": "initial",
-            "where": {"item_id": "I90013"},
-            "equals": {
-                "patron_id": "P9011",
-                "checkout_txn": "C9000904",
-                "due_date": "2025-09-03",
-                "fine": "0.00",
-            },
-        },
-        {
-            "name": "double-checkout#1",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "where": {"item_id": "I90014"},
-            "equals": {"patron_id": "P9012", "checkout_txn": "C9001001", "fine": "4.25"},
-        },
-        {
-            "name": "double-checkout#2",
-            "file": "output/fines.csv",
-            "level": 4,
-            "where": {"patron_id": "P9013"},
-            "equals": {"overdue_fines": "0.00", "balance": "0.00"},
-        },
-        {
-            "name": "ignored-lost-restore#1",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "where": {"item_id": "I90015"},
-            "absent": True,
-        },
-        {
-            "name": "ignored-lost-restore#2",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "where": {"item_id": "I90016"},
-            "equals": {"patron_id": "P9014", "due_date": "2025-09-10"},
-        },
-        {
-            "name": "ignored-lost-restore#3",
-            "file": "output/fines.csv",
-            "level": 4,
-            "where": {"patron_id": "P9014"},
-            "equals": {"lost_fees": "0.00", "balance": "0.00"},
-        },
-        {
-            "name": "return-next-day#1",
-            "file": "output/fines.csv",
-            "level": 4,
-            "where": {"patron_id": "P9015"},
-            "equals": {"overdue_fines": "0.25"},
-        },
-        {
-            "name": "winter-time#1",
-            "file": "output/fines.csv",
-            "level": 4,
-            "where": {"patron_id": "P9016"},
-            "equals": {"overdue_fines": "0.50"},
-        },
-        {
-            "name": "correction-targets#1",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "until": "initial",
-            "where": {"item_id": "I90020"},
-            "equals": {"patron_id": "P9017"},
-        },
-        {
-            "name": "corrections#1",
-            "file": "output/correction_effects.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P9001"},
-            "equals": {
-                "balance_before": "1.25",
-                "balance_after": "0.00",
-                "loans_added": "",
-                "loans_removed": "",
-            },
-        },
-        {
-            "name": "corrections#2",
-            "file": "output/correction_effects.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P9004"},
-            "equals": {"balance_before": "0.75", "balance_after": "4.25"},
-        },
-        {
-            "name": "corrections#3",
-            "file": "output/correction_effects.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P9007"},
-            "equals": {"balance_before": "37.50", "balance_after": "6.00"},
-        },
-        {
-            "name": "corrections#4",
-            "file": "output/correction_effects.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P9010"},
-            "equals": {"balance_before": "3.50", "balance_after": "2.50"},
-        },
-        {
-            "name": "corrections#5",
-            "file": "output/correction_effects.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P9011"},
-            "equals": {
-                "balance_before": "0.00",
-                "balance_after": "0.00",
-                "loans_added": "",
-                "loans_removed": "I90013",
-            },
-        },
-        {
-            "name": "corrections#6",
-            "file": "output/correction_effects.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P9017"},
-            "equals": {"loans_added": "I90021", "loans_removed": "I90020"},
-        },
-        {
-            "name": "corrections#7",
-            "file": "output/correction_effects.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P0250"},
-            "equals": {"loans_added": "I90032", "loans_removed": ""},
-        },
-        {
-            "name": "corrections#8",
-            "file": "output/correction_effects.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P9018"},
-            "absent": True,
-        },
-        {
-            "name": "corrections#9",
-            "file": "output/correction_effects.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P9009"},
-            "absent": True,
-        },
-        {
-            "name": "corrections#10",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"item_id": "I90008"},
-            "equals": {"due_date": "2025-06-09", "fine": "6.00"},
-        },
-        {
-            "name": "corrections#11",
-            "file": "output/active_loans.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"item_id": "I90022"},
-            "equals": {"checkout_txn": "X0000003", "due_date": "2025-09-19"},
-        },
-        {
-            "name": "corrections#12",
-            "file": "output/fines.csv",
-            "level": 4,
-            "stage": "corrections",
-            "where": {"patron_id": "P9009"},
-            "equals": {"overdue_fines": "2.50", "waived": "5.00", "balance": "0.00"},
-        },
-    ],
+    "expect": [],
     "edge_expect": [
         {
             "name": "edge#1",
@@ -577,11 +286,15 @@ def library(run: benchlib.Run, corrected: bool = True) -> Library:
     return run.memo[key]
 
 
+def table(run: benchlib.Run, path: str) -> list[dict[str, str]]:
+    """The candidate's CSV output, parsed once per fixture."""
+    if f"csv-{path}" not in run.memo:
+        run.memo[f"csv-{path}"] = run.csv(path)
+    return run.memo[f"csv-{path}"]
+
+
 def rows(run: benchlib.Run, path: str, *names: str) -> list[tuple[str, ...]]:
-    key = f"rows-{path}-{names}"
-    if key not in run.memo:
-        run.memo[key] = [tuple(r[n] for n in names) for r in run.csv(path)]
-    return run.memo[key]
+    return [tuple(r[n] for n in names) for r in table(run, path)]
 
 
 def compare(got: list[tuple[str, ...]], want: list[tuple[str, ...]], what: str) -> None:
@@ -657,6 +370,208 @@ def notice_content(run: benchlib.Run) -> None:
 def correction_delta_set(run: benchlib.Run) -> None:
     """correction_effects.csv: exactly the patrons whose balance or loan set changed."""
     compare(rows(run, EFFECTS, *EFFECT_COLUMNS), effect_rows(run), EFFECTS)
+
+
+# The anchors of task.toml and their hand-computed private truths (see each anchor's `why`):
+# (anchor, output, key column, key, expected fields or None for "no such row"). One lookup in
+# each parsed output instead of one parse of an output per expectation.
+ANCHORS_EVERY_STAGE = [
+    (
+        "open-loan",
+        LOANS,
+        "item_id",
+        "I90002",
+        {
+            "patron_id": "P9002",
+            "checkout_txn": "C9000201",
+            "due_date": "2025-08-28",
+            "fine": "4.00",
+        },
+    ),
+    ("open-loan", FINES, "patron_id", "P9002", {"overdue_fines": "4.00", "balance": "4.00"}),
+    (
+        "fine-cap",
+        FINES,
+        "patron_id",
+        "P9003",
+        {"overdue_fines": "7.00", "lost_fees": "0.00", "waived": "0.00", "balance": "7.00"},
+    ),
+    ("renew-after-return", FINES, "patron_id", "P9005", {"balance": "0.00"}),
+    ("renew-after-return", FINES, "patron_id", "P9006", {"overdue_fines": "0.75"}),
+    ("lost-and-restore", LOANS, "item_id", "I90009", None),
+    ("lost-and-restore", LOANS, "item_id", "I90010", {"status": "lost", "fine": "1.00"}),
+    (
+        "lost-and-restore",
+        FINES,
+        "patron_id",
+        "P9008",
+        {"overdue_fines": "2.00", "lost_fees": "30.00", "balance": "32.00"},
+    ),
+    (
+        "double-checkout",
+        LOANS,
+        "item_id",
+        "I90014",
+        {"patron_id": "P9012", "checkout_txn": "C9001001", "fine": "4.25"},
+    ),
+    ("double-checkout", FINES, "patron_id", "P9013", {"overdue_fines": "0.00", "balance": "0.00"}),
+    ("ignored-lost-restore", LOANS, "item_id", "I90015", None),
+    (
+        "ignored-lost-restore",
+        LOANS,
+        "item_id",
+        "I90016",
+        {"patron_id": "P9014", "due_date": "2025-09-10"},
+    ),
+    ("ignored-lost-restore", FINES, "patron_id", "P9014", {"lost_fees": "0.00", "balance": "0.00"}),
+    ("return-next-day", FINES, "patron_id", "P9015", {"overdue_fines": "0.25"}),
+    ("winter-time", FINES, "patron_id", "P9016", {"overdue_fines": "0.50"}),
+]
+ANCHORS_BEFORE_CORRECTIONS = [
+    ("local-day", FINES, "patron_id", "P9001", {"overdue_fines": "1.25", "balance": "1.25"}),
+    ("renewals", FINES, "patron_id", "P9004", {"overdue_fines": "0.75", "balance": "0.75"}),
+    (
+        "renew-while-lost",
+        LOANS,
+        "item_id",
+        "I90008",
+        {"due_date": "2025-05-19", "status": "lost", "fine": "2.50"},
+    ),
+    (
+        "renew-while-lost",
+        FINES,
+        "patron_id",
+        "P9007",
+        {"overdue_fines": "2.50", "lost_fees": "35.00", "balance": "37.50"},
+    ),
+    (
+        "waivers",
+        FINES,
+        "patron_id",
+        "P9009",
+        {"overdue_fines": "2.25", "waived": "5.00", "balance": "0.00"},
+    ),
+    (
+        "waivers",
+        FINES,
+        "patron_id",
+        "P9010",
+        {"overdue_fines": "6.00", "waived": "2.50", "balance": "3.50"},
+    ),
+    (
+        "stray-return",
+        LOANS,
+        "item_id",
+        "I90013",
+        {
+            "patron_id": "P9011",
+            "checkout_txn": "C9000904",
+            "due_date": "2025-09-03",
+            "fine": "0.00",
+        },
+    ),
+    ("correction-targets", LOANS, "item_id", "I90020", {"patron_id": "P9017"}),
+]
+ANCHORS_AFTER_CORRECTIONS = [
+    (
+        "corrections",
+        EFFECTS,
+        "patron_id",
+        "P9001",
+        {"balance_before": "1.25", "balance_after": "0.00", "loans_added": "", "loans_removed": ""},
+    ),
+    (
+        "corrections",
+        EFFECTS,
+        "patron_id",
+        "P9004",
+        {"balance_before": "0.75", "balance_after": "4.25"},
+    ),
+    (
+        "corrections",
+        EFFECTS,
+        "patron_id",
+        "P9007",
+        {"balance_before": "37.50", "balance_after": "6.00"},
+    ),
+    (
+        "corrections",
+        EFFECTS,
+        "patron_id",
+        "P9010",
+        {"balance_before": "3.50", "balance_after": "2.50"},
+    ),
+    (
+        "corrections",
+        EFFECTS,
+        "patron_id",
+        "P9011",
+        {
+            "balance_before": "0.00",
+            "balance_after": "0.00",
+            "loans_added": "",
+            "loans_removed": "I90013",
+        },
+    ),
+    (
+        "corrections",
+        EFFECTS,
+        "patron_id",
+        "P9017",
+        {"loans_added": "I90021", "loans_removed": "I90020"},
+    ),
+    ("corrections", EFFECTS, "patron_id", "P0250", {"loans_added": "I90032", "loans_removed": ""}),
+    ("corrections", EFFECTS, "patron_id", "P9018", None),
+    ("corrections", EFFECTS, "patron_id", "P9009", None),
+    ("corrections", LOANS, "item_id", "I90008", {"due_date": "2025-06-09", "fine": "6.00"}),
+    (
+        "corrections",
+        LOANS,
+        "item_id",
+        "I90022",
+        {"checkout_txn": "X0000003", "due_date": "2025-09-19"},
+    ),
+    (
+        "corrections",
+        FINES,
+        "patron_id",
+        "P9009",
+        {"overdue_fines": "2.50", "waived": "5.00", "balance": "0.00"},
+    ),
+]
+
+
+def anchor_rows(run: benchlib.Run, expected: list) -> None:
+    wrong = []
+    for name, path, key, value, fields in expected:
+        found = [r for r in table(run, path) if r.get(key) == value]
+        if fields is None:
+            if found:
+                wrong.append(f"{name}: {path} has a row {key}={value}, expected none")
+        elif len(found) != 1:
+            wrong.append(f"{name}: {path} has {len(found)} rows {key}={value}, expected one")
+        elif any(found[0].get(f) != v for f, v in fields.items()):
+            got = {f: found[0].get(f) for f in fields}
+            wrong.append(f"{name}: {path} {key}={value}: {got} != {fields}")
+    benchlib.expect(not wrong, f"{len(wrong)} anchor value(s) wrong: {wrong[:3]}")
+
+
+@judge.check(level=4)
+def anchors_every_stage(run: benchlib.Run) -> None:
+    """The anchors the corrections do not touch."""
+    anchor_rows(run, ANCHORS_EVERY_STAGE)
+
+
+@judge.check(level=4, until="initial")
+def anchors_before_corrections(run: benchlib.Run) -> None:
+    """Stage 1: the anchors the corrections change later, as the log first had them."""
+    anchor_rows(run, ANCHORS_BEFORE_CORRECTIONS)
+
+
+@judge.check(level=4, stage="corrections")
+def anchors_after_corrections(run: benchlib.Run) -> None:
+    """Stage 2: the corrected anchors and their correction effects."""
+    anchor_rows(run, ANCHORS_AFTER_CORRECTIONS)
 
 
 @judge.edge
