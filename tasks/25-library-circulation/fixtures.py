@@ -189,12 +189,13 @@ def _patrons(ctx: benchlib.SeedContext) -> list[str]:
         first, last = rng.choice(FIRST), rng.choice(LAST)
         rows.append((f"P{n:04d}", f"{first} {last}", rng.choice(BRANCHES)))
     rows += ANCHOR_PATRONS
+    rng.shuffle(rows)  # the export is not sorted by patron_id
     out = []
     for pid, name, branch in rows:
         mail = f"{pid.lower()}@mail.example"
         out.append({"patron_id": pid, "name": name, "email": mail, "home_branch": branch})
     ctx.write_csv("inputs/patrons.csv", ["patron_id", "name", "email", "home_branch"], out)
-    return [r[0] for r in rows[:PATRONS]]
+    return [f"P{n:04d}" for n in range(1, PATRONS + 1)]
 
 
 def _daytime(rng, day: int) -> int:

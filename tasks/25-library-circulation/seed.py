@@ -702,7 +702,7 @@ TASK = {
                 "at": "2025-08-30T09:15:00Z",
                 "kind": "checkout",
                 "item": "I90033",
-                "patron": "P0333",
+                "patron": "P0404",
                 "due": "2025-09-20",
                 "amount": "",
             },

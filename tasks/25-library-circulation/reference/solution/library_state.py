@@ -57,7 +57,7 @@ def corrected(log: list[Txn], path: Path) -> list[Txn]:
         for row in csv.DictReader(handle):
             if row["action"] == "void":
                 voided.add(row["txn_id"])
-            elif row["action"] == "add":
+            else:  # add
                 added.append(
                     (
                         row["timestamp"],
@@ -79,9 +79,7 @@ class Catalog:
 
     def fine(self, item: str, due: str, end: dt.date) -> Decimal:
         """The fine for the days after ``due`` and before ``end`` (exclusive), capped."""
-        days = (end - dt.date.fromisoformat(due)).days - 1
-        if days <= 0:
-            return ZERO
+        days = max(0, (end - dt.date.fromisoformat(due)).days - 1)
         entry = self.items[item]
         return min(Decimal(entry["daily_fine"]) * days, Decimal(entry["fine_cap"]))
 
