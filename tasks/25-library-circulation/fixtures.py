@@ -142,11 +142,16 @@ ANCHOR_ITEMS = [
     ("I90021", "Stone Atlas, volume 2", "book", "0.25", "5.00", "26.00"),
     ("I90022", "Machine Summer", "book", "0.25", "5.00", "13.00"),
     ("I90023", "Harbour Lights", "book", "0.25", "5.00", "12.00"),
+    ("I90024", "Harbour Lights, volume 2", "book", "0.25", "5.00", "12.00"),
+    ("I90025", "Harbour Lights, volume 3", "book", "0.25", "5.00", "12.00"),
+    ("I90026", "Harbour Lights, volume 4", "book", "0.25", "5.00", "12.00"),
     ("I90030", "New Arrivals: Forest", "book", "0.25", "5.00", "20.00"),
     ("I90031", "New Arrivals: Empire", "book", "0.25", "5.00", "20.00"),
     ("I90032", "New Arrivals: Birds", "book", "0.25", "5.00", "20.00"),
     ("I90033", "New Arrivals: Journey", "book", "0.25", "5.00", "20.00"),
     ("I90034", "New Arrivals: Kitchen", "book", "0.25", "5.00", "20.00"),
+    ("I90035", "New Arrivals: Songs", "book", "0.25", "5.00", "20.00"),
+    ("I90036", "New Arrivals: Glass", "book", "0.25", "5.00", "20.00"),
 ]
 
 

@@ -102,6 +102,9 @@ class State:
         for item, txns in by_item.items():
             txns.sort()
             self.replay(item, txns, catalog, end_of_as_of)
+        self.by_patron: dict[str, list[str]] = defaultdict(list)
+        for item in sorted(self.loans):
+            self.by_patron[self.loans[item][0]].append(item)
 
     def replay(self, item: str, txns: list[Txn], catalog: Catalog, end: dt.date) -> None:
         state, patron, start, due, lost_on = "shelf", "", "", "", end
@@ -134,11 +137,7 @@ class State:
 
     def held(self, patron: str) -> list[str]:
         """The items on loan to or lost by ``patron``, sorted."""
-        if not hasattr(self, "_held"):
-            self._held: dict[str, list[str]] = defaultdict(list)
-            for item in sorted(self.loans):
-                self._held[self.loans[item][0]].append(item)
-        return self._held.get(patron, [])
+        return self.by_patron.get(patron, [])
 
 
 def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> None:
@@ -161,8 +160,8 @@ def notice(patron: dict[str, str], state: State, catalog: Catalog, as_of: dt.dat
     lines.append(f"Lost items: {len(lost)}")
     for item, loan in lost:
         entry = catalog.items[item]
-        fee = money(Decimal(entry["lost_fee"]))
-        lines.append(f"- {item} {entry['title']} | lost fee {fee} EUR | fine {money(loan[4])} EUR")
+        fee, fine = entry["lost_fee"], money(loan[4])
+        lines.append(f"- {item} {entry['title']} | lost fee {fee} EUR | fine {fine} EUR")
     lines += [
         "",
         f"Overdue fines: {money(state.overdue[pid])} EUR",
@@ -174,7 +173,7 @@ def notice(patron: dict[str, str], state: State, catalog: Catalog, as_of: dt.dat
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m solution.library_state")
     parser.add_argument("inputs", type=Path)
     parser.add_argument("--as-of", required=True)
     parser.add_argument("--output", type=Path, required=True)
