@@ -143,24 +143,23 @@ def berlin_day(stamp: str) -> int:
     return BERLIN_DAYS[hour]
 
 
-def read_log(run: benchlib.Run) -> list[list[str]]:
-    """The log's rows: timestamp, txn_id, kind, item_id, patron_id, due_date, amount."""
-    if "log" not in run.memo:
-        fields = ("timestamp", "txn_id", "kind", "item_id", "patron_id", "due_date", "amount")
-        with run.source.path("inputs/circulation.csv").open(encoding="utf-8") as handle:
-            head = handle.readline().rstrip("\n").split(",")
-            benchlib.expect_equal(head[:7], ["txn_id", *fields[:1], *fields[2:]], "log header")
-            rows = []
-            for line in handle:
-                t, s, k, i, p, d, a, _ = line.split(",", 7)
-                rows.append([s, t, k, i, p, d, a])
-        if run.source.exists(CORRECTIONS):
-            fixes = run.source.csv(CORRECTIONS)
-            void = {r["txn_id"] for r in fixes if r["action"] == "void"}
-            added = [[r[f] for f in fields] for r in fixes if r["action"] == "add"]
-            run.memo["corrected"] = [r for r in rows if r[1] not in void] + added
-        run.memo["log"] = rows
-    return run.memo["log"]
+def read_log(source: benchlib.Files) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The log's rows (timestamp, txn_id, kind, item_id, patron_id, due_date, amount), and
+    the rows after the corrections, or None before they exist."""
+    fields = ("timestamp", "txn_id", "kind", "item_id", "patron_id", "due_date", "amount")
+    with source.path("inputs/circulation.csv").open(encoding="utf-8") as handle:
+        head = handle.readline().rstrip("\n").split(",")
+        benchlib.expect_equal(head[:7], ["txn_id", *fields[:1], *fields[2:]], "log header")
+        rows = []
+        for line in handle:
+            t, s, k, i, p, d, a, _ = line.split(",", 7)
+            rows.append([s, t, k, i, p, d, a])
+    if not source.exists(CORRECTIONS):
+        return rows, None
+    fixes = source.csv(CORRECTIONS)
+    void = {r["txn_id"] for r in fixes if r["action"] == "void"}
+    added = [[r[f] for f in fields] for r in fixes if r["action"] == "add"]
+    return rows, [r for r in rows if r[1] not in void] + added
 
 
 class Library:
@@ -277,15 +276,15 @@ class Library:
 
 
 def library(run: benchlib.Run, corrected: bool = True) -> Library:
-    read_log(run)
-    corrected = corrected and "corrected" in run.memo  # no corrections yet: one library
-    key = f"library-{corrected}"
-    if key not in run.memo:
-        rows = read_log(run)
-        if corrected and "corrected" in run.memo:
-            rows = run.memo["corrected"]
-        run.memo[key] = Library(run.source, rows)
-    return run.memo[key]
+    """The library before (``corrected`` False) or after the corrections; one library
+    while there are none. Computed once per fixture (run.derived)."""
+    corrected = corrected and run.source.exists(CORRECTIONS)
+
+    def build(source: benchlib.Files) -> Library:
+        rows, fixed = read_log(source)
+        return Library(source, fixed if corrected and fixed is not None else rows)
+
+    return run.derived(f"library-{corrected}", build)
 
 
 # A right output is far smaller (about 300 KB of loans, 30 KB of fines): a larger file is
