@@ -147,7 +147,10 @@ def _sensor(
         values = list(itertools.accumulate(rises, initial=value))[1:]
         for k in sorted(rng.sample(range(100, wanted), 5)):
             before = values[k - 1]
-            drop = int(rnd() * 5000) if rnd() < 0.5 or before < 1000 else before - 1 - int(rnd() * 500)
+            if rnd() < 0.5 or before < 1000:  # meter swapped
+                drop = int(rnd() * 5000)
+            else:  # glitch
+                drop = before - 1 - int(rnd() * 500)
             shift = drop - values[k]
             values[k:] = [v + shift for v in values[k:]]
     else:
@@ -159,7 +162,9 @@ def _sensor(
         )[1:]
         if min(values) < low or max(values) > high:  # fold the walk back into its range
             span, period = high - low, 2 * (high - low)
-            values = [low + (x if x <= span else period - x) for x in ((v - low) % period for v in values)]
+            values = [
+                low + (x if x <= span else period - x) for x in ((v - low) % period for v in values)
+            ]
     if low < 0:
         texts = [f"{v // 1000}.{FRACTION[v % 1000]}" if v >= 0 else _number(v) for v in values]
     else:

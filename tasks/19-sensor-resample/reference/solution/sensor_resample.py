@@ -63,7 +63,8 @@ def millis(stamp: str) -> int:
 
 
 def chunks(path: Path) -> Iterator[list[str]]:
-    """The data lines of the gzip CSV file, a few megabytes at a time (header skipped)."""
+    """The data lines of the gzip CSV file, a few megabytes at a time (header skipped; the
+    file ends with a line break)."""
     with gzip.open(path, "rb") as raw:
         rest = raw.readline()[:0]
         while block := raw.read(1 << 22):
@@ -71,8 +72,6 @@ def chunks(path: Path) -> Iterator[list[str]]:
             cut = block.rfind(b"\n") + 1
             rest = block[cut:]
             yield block[:cut].decode("utf-8").splitlines()
-        if rest:
-            yield [rest.decode("utf-8")]
 
 
 def resample(path: Path, kinds: dict[str, str]) -> tuple[list, list, list]:
@@ -80,10 +79,11 @@ def resample(path: Path, kinds: dict[str, str]) -> tuple[list, list, list]:
     next one starts); return the resampled rows, the resets and the gaps."""
     rows: list[list[str]] = []
     resets, gaps = [], []
-    # Per sensor: the minute (epoch ms) and timestamp of its last good reading, its value,
-    # and whether it is a counter. A gap needs at least 14 whole minutes between the two
-    # readings' minutes; only then are the exact instants computed.
-    state = {sensor: [-(1 << 62), "", None, kind == "counter"] for sensor, kind in kinds.items()}
+    is_counter = {sensor: kind == "counter" for sensor, kind in kinds.items()}
+    # Per sensor: the minute (epoch ms) and timestamp of its last good reading, and its value.
+    # Two readings can be more than 15 minutes apart only if their minutes are at least 15
+    # minutes apart; only then are the exact instants computed.
+    state: dict[str, list] = {}
     prefix, bucket, minute = "", "", 0
     found: dict[str, list[int]] = {}
     for lines in chunks(path):
@@ -98,15 +98,19 @@ def resample(path: Path, kinds: dict[str, str]) -> tuple[list, list, list]:
                     rows += bucket_rows(bucket, found, kinds)
                     bucket, found = start, {}
             reading = int(value.replace(".", ""))
-            last = state[sensor]
-            if minute - last[0] >= 840_000 and last[1]:
-                elapsed = millis(stamp) - millis(last[1])
-                if elapsed > GAP_MS:
-                    gaps.append((sensor, last[1], stamp, number(elapsed)))
-            earlier = last[2]
-            last[0], last[1], last[2] = minute, stamp, reading
+            last = state.get(sensor)
+            if last is None:  # the sensor's first good reading: no gap, no delta
+                state[sensor] = [minute, stamp, reading]
+                earlier = None
+            else:
+                if minute - last[0] >= 900_000:
+                    elapsed = millis(stamp) - millis(last[1])
+                    if elapsed > GAP_MS:
+                        gaps.append((sensor, last[1], stamp, number(elapsed)))
+                earlier = last[2]
+                last[0], last[1], last[2] = minute, stamp, reading
             row = found.get(sensor)
-            if last[3]:  # counter
+            if is_counter[sensor]:
                 if row is None:
                     row = found[sensor] = [0, 0]
                 row[0] += 1
