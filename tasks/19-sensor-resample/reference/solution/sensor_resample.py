@@ -57,11 +57,6 @@ def bucket_rows(bucket: str, found: dict[str, list[int]], kinds: dict[str, str])
     return rows
 
 
-def millis(stamp: str) -> int:
-    """Epoch milliseconds of ``YYYY-MM-DDTHH:MM:SS.mmmZ``."""
-    return minute_of(stamp[:16])[0] + int(stamp[17:19] + stamp[20:23])
-
-
 def chunks(path: Path) -> Iterator[list[str]]:
     """The data lines of the gzip CSV file, a few megabytes at a time (header skipped; the
     file ends with a line break)."""
@@ -80,9 +75,7 @@ def resample(path: Path, kinds: dict[str, str]) -> tuple[list, list, list]:
     rows: list[list[str]] = []
     resets, gaps = [], []
     is_counter = {sensor: kind == "counter" for sensor, kind in kinds.items()}
-    # Per sensor: the minute (epoch ms) and timestamp of its last good reading, and its value.
-    # Two readings can be more than 15 minutes apart only if their minutes are at least 15
-    # minutes apart; only then are the exact instants computed.
+    # Per sensor: the instant (epoch ms) and timestamp of its last good reading, and its value.
     state: dict[str, list] = {}
     prefix, bucket, minute = "", "", 0
     found: dict[str, list[int]] = {}
@@ -97,18 +90,17 @@ def resample(path: Path, kinds: dict[str, str]) -> tuple[list, list, list]:
                 if start != bucket:
                     rows += bucket_rows(bucket, found, kinds)
                     bucket, found = start, {}
+            at = minute + int(stamp[17:19] + stamp[20:23])
             reading = int(value.replace(".", ""))
             last = state.get(sensor)
             if last is None:  # the sensor's first good reading: no gap, no delta
-                state[sensor] = [minute, stamp, reading]
+                state[sensor] = [at, stamp, reading]
                 earlier = None
             else:
-                if minute - last[0] >= 900_000:
-                    elapsed = millis(stamp) - millis(last[1])
-                    if elapsed > GAP_MS:
-                        gaps.append((sensor, last[1], stamp, number(elapsed)))
+                if at - last[0] > GAP_MS:
+                    gaps.append((sensor, last[1], stamp, number(at - last[0])))
                 earlier = last[2]
-                last[0], last[1], last[2] = minute, stamp, reading
+                last[0], last[1], last[2] = at, stamp, reading
             row = found.get(sensor)
             if is_counter[sensor]:
                 if row is None:
@@ -141,7 +133,7 @@ def write(path: Path, header: list[str], rows: list, compress: bool = False) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Resample sensor readings.")
     parser.add_argument("readings", type=Path)
     parser.add_argument("sensors", type=Path)
     parser.add_argument("--output", type=Path, required=True)
