@@ -94,6 +94,7 @@ bench: sandbox $(STAMP)
 	$(BIN)/python bench/bench_build.py
 	$(BIN)/python bench/bench_lint.py
 	$(BIN)/python bench/bench_seed.py
+	$(BIN)/python bench/bench_seed_sensor.py
 	$(BIN)/python bench/bench_check.py
 	$(BIN)/python bench/bench_audit.py
 	$(BIN)/python bench/bench_run.py

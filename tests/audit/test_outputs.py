@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 from benchsmith.audit.outputs import observe
@@ -63,3 +64,26 @@ def test_service_traffic_is_observed_but_not_its_timing(tmp_path: Path) -> None:
     assert runs["twice"].differences(runs["reference"]) == ["requests to service catalog"]
     assert runs["twice"].meaning == runs["reference"].meaning
     assert runs["more"].meaning != runs["reference"].meaning
+
+
+def test_a_gzip_output_is_observed_by_its_content_not_its_header(tmp_path: Path) -> None:
+    """gzip's header (mtime, name) is no output; CSV quoting inside it is form."""
+    task = {**TASK, "outputs": [{"path": "output/rows.csv.gz", "format": "csv"}]}
+    seen = {}
+    for name, text, mtime in [
+        ("reference", "a,b\n1,2\n", 0),
+        ("later", "a,b\n1,2\n", 1_700_000_000),
+        ("quoted", '"a","b"\n"1","2"\n', 0),
+        ("other", "a,b\n1,3\n", 0),
+    ]:
+        root = tmp_path / name
+        (root / "output").mkdir(parents=True)
+        (root / "output" / "rows.csv.gz").write_bytes(gzip.compress(text.encode(), mtime=mtime))
+        files = benchlib.Files(root)
+        run = benchlib.Run("main", root, files, files)
+        run.results.append(benchlib.CommandResult(["python"], 0, False, "", "", 0.1))
+        seen[name] = observe(run, task)
+    assert seen["later"].exact == seen["reference"].exact
+    assert seen["quoted"].exact != seen["reference"].exact
+    assert seen["quoted"].meaning == seen["reference"].meaning
+    assert seen["other"].meaning != seen["reference"].meaning

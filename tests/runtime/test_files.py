@@ -69,6 +69,14 @@ def test_gzip_is_decompressed(files: Files) -> None:
     assert [str(v["a"]) for v in files.jsonl("output/a.jsonl.gz")] == ["1.50", "2"]
 
 
+def test_truncated_or_corrupt_gzip_fails(files: Files) -> None:
+    whole = gzip.compress(b"a,b\n" + b"1,2\n" * 1000)
+    (files.root / "output" / "cut.csv.gz").write_bytes(whole[: len(whole) // 2])
+    (files.root / "output" / "bad.csv.gz").write_bytes(whole[:10] + b"\xff" * 40)
+    _fails(lambda: files.csv("output/cut.csv.gz"), "output/cut.csv.gz: not a valid gzip file")
+    _fails(lambda: files.csv("output/bad.csv.gz"), "output/bad.csv.gz: not a valid gzip file")
+
+
 def test_malformed_structures_fail(files: Files) -> None:
     out = files.root / "output"
     (out / "ragged.csv").write_text("a,b\n1\n", "utf-8")

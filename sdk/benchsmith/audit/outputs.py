@@ -16,9 +16,11 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import hashlib
 import io
 import json
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,11 +101,25 @@ def _digest(data: bytes) -> str:
 
 
 def _exact(path: Path) -> str:
+    """The digest of the file's bytes; of a gzip file's decompressed bytes, since its header
+    (modification time, file name) is no output (the seed's tree hashes do the same)."""
     if path.is_symlink() or not path.exists():
         return "missing"
     if path.is_dir():
         return benchlib.entries_hash(benchlib.tree_entries(path))
-    return _digest(path.read_bytes())
+    data = path.read_bytes()
+    unpacked = _gunzipped(path, data)
+    return _digest(data if unpacked is None else unpacked)
+
+
+def _gunzipped(path: Path, data: bytes) -> bytes | None:
+    """The decompressed content of a ``.gz`` file, or None (not gzip, or corrupt)."""
+    if not path.name.endswith(".gz") or data[:2] != b"\x1f\x8b":
+        return None
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error):
+        return None
 
 
 def _meaning(path: Path, fmt: str) -> str:
@@ -112,7 +128,8 @@ def _meaning(path: Path, fmt: str) -> str:
         return _exact(path)
     data = path.read_bytes()
     try:
-        text = data.decode("utf-8")
+        unpacked = _gunzipped(path, data)
+        text = (data if unpacked is None else unpacked).decode("utf-8")
         content = _CANONICAL[fmt](text) if fmt in _CANONICAL else None
     except (UnicodeDecodeError, ValueError, csv.Error):
         content = None

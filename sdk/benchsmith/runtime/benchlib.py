@@ -724,6 +724,7 @@ import subprocess
 import tempfile
 import threading
 import traceback
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -3035,7 +3036,12 @@ class Files:
         if path.stat().st_size > READ_LIMIT:
             raise CheckFailed(f"{rel}: larger than {READ_LIMIT} bytes")
         data = path.read_bytes()
-        return gzip.decompress(data) if rel.endswith(".gz") and data[:2] == b"\x1f\x8b" else data
+        if not (rel.endswith(".gz") and data[:2] == b"\x1f\x8b"):
+            return data
+        try:
+            return gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:  # corrupt, truncated, bad deflate data
+            raise CheckFailed(f"{rel}: not a valid gzip file ({exc})") from None
 
     def text(self, rel: str) -> str:
         """Return ``rel`` decoded as UTF-8 (a BOM is dropped)."""
