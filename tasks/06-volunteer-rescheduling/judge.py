@@ -192,6 +192,13 @@ TASK = {
             "where": {"shift_id": "S63"},
             "equals": {"volunteer_id": "V42"},
         },
+        {
+            "name": "band-floor#1",
+            "file": "output/schedule.csv",
+            "level": 4,
+            "where": {"shift_id": "S65"},
+            "equals": {"volunteer_id": "V43"},
+        },
     ],
     "edge_expect": [
         {

@@ -1042,6 +1042,48 @@ TASK = {
                 "required_skill": "tutoring",
             },
         ],
+        "band-floor": [
+            {
+                "table": "volunteers",
+                "volunteer_id": "V43",
+                "skills": "parking",
+                "preferred_locations": "",
+                "max_shifts": 2,
+            },
+            {
+                "table": "availability",
+                "volunteer_id": "V43",
+                "start": "2025-06-14T09:00",
+                "end": "2025-06-14T14:00",
+            },
+            {
+                "table": "shifts",
+                "shift_id": "S65",
+                "location": "Northside Depot",
+                "start": "2025-06-14T10:00",
+                "end": "2025-06-14T12:00",
+                "seats": 1,
+                "required_skill": "parking",
+            },
+            {
+                "table": "shifts",
+                "shift_id": "S66",
+                "location": "Northside Depot",
+                "start": "2025-06-14T10:30",
+                "end": "2025-06-14T12:30",
+                "seats": 1,
+                "required_skill": "parking",
+            },
+            {
+                "table": "shifts",
+                "shift_id": "S67",
+                "location": "Northside Depot",
+                "start": "2025-06-14T11:00",
+                "end": "2025-06-14T13:00",
+                "seats": 1,
+                "required_skill": "parking",
+            },
+        ],
     },
 }
 
