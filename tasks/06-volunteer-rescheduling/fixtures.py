@@ -25,9 +25,9 @@ NAMES = [
     "Ada", "Ben", "Cleo", "Dev", "Elif", "Femi", "Gwen", "Hugo", "Ines", "Jonah", "Kai",
     "Lior", "Mina", "Nico", "Oona", "Pavel", "Quinn", "Rosa", "Sami", "Tess", "Uma", "Vik",
     "Wren", "Yusuf",
-    # V25..V38: volunteers of the later anchors
+    # V25..V43: volunteers of the later anchors
     "Zora", "Abel", "Bea", "Cato", "Dora", "Eli", "Fay", "Gil", "Hana", "Ivo", "Jude", "Kira",
-    "Lev", "Maja",
+    "Lev", "Maja", "Nell", "Omar", "Pia", "Ravi", "Sol",
 ]  # fmt: skip
 # availability windows of filler volunteers, in minutes after midnight
 WINDOWS = [(480, 1200), (480, 1020), (600, 1200), (480, 840), (720, 1200)]

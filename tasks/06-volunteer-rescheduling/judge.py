@@ -82,7 +82,7 @@ TASK = {
             "file": "output/schedule.csv",
             "level": 4,
             "where": {"shift_id": "S35"},
-            "equals": {"volunteer_id": "V14"},
+            "equals": {"volunteer_id": "V09"},
         },
         {
             "name": "callout-chain#1",
@@ -112,7 +112,7 @@ TASK = {
             "file": "output/summary.json",
             "level": 4,
             "path": "changed_assignments",
-            "equals": 10,
+            "equals": 11,
         },
         {
             "name": "coverage-first#1",
@@ -177,6 +177,27 @@ TASK = {
             "stage": "callout",
             "where": {"shift_id": "S58"},
             "equals": {"volunteer_id": "V38"},
+        },
+        {
+            "name": "fairness-threshold#1",
+            "file": "output/schedule.csv",
+            "level": 4,
+            "where": {"volunteer_id": "V39"},
+            "absent": True,
+        },
+        {
+            "name": "spread-cap#1",
+            "file": "output/schedule.csv",
+            "level": 4,
+            "where": {"shift_id": "S63"},
+            "equals": {"volunteer_id": "V42"},
+        },
+        {
+            "name": "band-floor#1",
+            "file": "output/schedule.csv",
+            "level": 4,
+            "where": {"shift_id": "S65"},
+            "equals": {"volunteer_id": "V43"},
         },
     ],
     "edge_expect": [
