@@ -3910,11 +3910,8 @@ def produce(
 
 
 def _result_record(result: CommandResult) -> dict[str, Any]:
-    return {
-        "argv": list(result.argv), "returncode": result.returncode,
-        "timed_out": result.timed_out, "stdout": result.stdout, "stderr": result.stderr,
-        "error": result.error,
-    }  # fmt: skip
+    """A command result as JSON (``stdout_path`` dropped: it is deleted with the run)."""
+    return {f.name: getattr(result, f.name) for f in fields(result) if f.name != "stdout_path"}
 
 
 def _request_record(request: Request) -> dict[str, Any]:
