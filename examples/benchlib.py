@@ -3406,6 +3406,8 @@ class Run:
         service_logs: The lines each fixture service printed after ``LISTENING <port>``.
         service_requests: Each fixture service's request log (read it with :meth:`requests`).
         service_stderr: The end of each fixture service's standard error (diagnostics).
+        replayed: The commands did not run in this judging: ``root`` and ``results`` are
+            those an earlier judging kept (``judge.py --replay-runs``).
     """
 
     fixture: str
@@ -3418,6 +3420,7 @@ class Run:
     service_requests: dict[str, list[Request]] = field(default_factory=dict)
     service_stderr: dict[str, str] = field(default_factory=dict)
     derived_cache: Path | None = None
+    replayed: bool = False
 
     def derived(self, key: str, factory: Callable[[Files], T]) -> T:
         """``factory(run.source)``: a value computed from the pristine fixture alone, once.
@@ -3752,6 +3755,11 @@ class Judge:
             help="keep what the commands left: each fixture's run folder moves to DIR/FIXTURE, "
             "its command results and service requests to DIR/FIXTURE.json",
         )  # fmt: skip
+        parser.add_argument(
+            "--replay-runs", type=Path, metavar="DIR",
+            help="judge the runs an earlier --keep-runs judging of the same stage left in DIR "
+            "instead of running the commands (validation tools; the verdict notes it)",
+        )  # fmt: skip
         args = parser.parse_args(argv)
         stage: int | None = None
         if args.stage is not None:
@@ -3776,6 +3784,7 @@ class Judge:
                     sealed=sealed,
                     stage=stage,
                     keep=args.keep_runs,
+                    replay=args.replay_runs,
                 )
             if not sealed:
                 verdict["notes"] = [_clip(f"unsealed: {why}"), *verdict["notes"]][:50]
@@ -3797,6 +3806,7 @@ class Judge:
         sealed: bool = False,
         stage: int | None = None,
         keep: Path | None = None,
+        replay: Path | None = None,
     ) -> dict[str, Any]:
         """Judge ``workspace`` (read only) and return the verdict mapping.
 
@@ -3809,7 +3819,10 @@ class Judge:
         the commands (and fixture services) of each fixture run in one sandbox
         (:func:`run_pod`) that sees nothing but the system, the interpreter and that
         fixture; this runtime is copied into the judge's private folder before any of them.
-        With ``keep``, the runs are kept there afterwards (:meth:`_Trial.keep_runs`).
+        With ``keep``, the runs are kept there afterwards (:meth:`_Trial.keep_runs`). With
+        ``replay``, the runs an earlier ``keep`` of the same stage left there are judged
+        instead of running the commands again (the mutation audit judges the reference once
+        per round of perturbed expectations; what the reference wrote does not change).
         """
         if not workspace.is_dir():
             raise RuntimeError(f"workspace {workspace} is not a folder")
@@ -3818,7 +3831,7 @@ class Judge:
         with tempfile.TemporaryDirectory(prefix="benchlib-judge-") as tmp:
             kit = PodKit.prepare(Path(tmp) / "lib", python, cache) if sealed else None
             trial = self.trial(workspace, Path(tmp), python=python, cache=cache, kit=kit)
-            trial.time_scale, trial.stage = time_scale, number
+            trial.time_scale, trial.stage, trial.replay = time_scale, number, replay
             verdict = trial.verdict()
             if stage is not None:
                 verdict["stage"] = number
@@ -3937,6 +3950,17 @@ def load_kept_run(folder: Path, fixture: str) -> Run | None:
     return Run(fixture, root, files, files, results=results, service_requests=requests)
 
 
+def _kept_stage(folder: Path, fixture: str) -> int | None:
+    """The 1-based stage the run kept in ``folder`` for ``fixture`` was judged at (None when
+    there is none, or it was kept before runs recorded their stage)."""
+    try:
+        record = json.loads((folder / f"{fixture}.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    stage = record.get("stage")
+    return stage if isinstance(stage, int) else None
+
+
 def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
     """A declared service as a pod starts it (``--port 0`` appended)."""
     argv = shlex.split(spec["run"])
@@ -4021,6 +4045,7 @@ class _Trial:
         self.notes: list[str] = []
         self.outcomes: list[Outcome] = []
         self.runs: dict[str, Run] = {}  # the judged runs by fixture (not import probes)
+        self.replay: Path | None = None  # judge the runs kept there (see Judge.evaluate)
 
     def _applies(self, item: Mapping[str, Any]) -> bool:
         """Whether a declared command or output exists by the judged stage."""
@@ -4069,6 +4094,8 @@ class _Trial:
         """Copy a pristine fixture into ``run-NAME`` (the fixture's name by default) and
         overlay the candidate's editable paths."""
         pristine = self.pristine(fixture)
+        if self.replay is not None and not name:
+            return self.replayed(fixture, pristine, self.replay)
         root = self.tmp / f"run-{name or fixture}"
         shutil.copytree(pristine, root, symlinks=True)
         skipped: list[str] = []
@@ -4084,6 +4111,23 @@ class _Trial:
             self.runs[fixture] = run
         return run
 
+    def replayed(self, fixture: str, pristine: Path, folder: Path) -> Run:
+        """The run of ``fixture`` that ``judge.py --keep-runs folder`` kept, to judge again.
+
+        Raises:
+            RuntimeError: When ``folder`` holds no run of ``fixture`` at the judged stage.
+        """
+        kept = load_kept_run(folder, fixture)
+        if kept is None or _kept_stage(folder, fixture) != self.stage:
+            raise RuntimeError(f"{folder} holds no kept {fixture} run of stage {self.stage}")
+        run = Run(fixture, kept.root, kept.files, Files(pristine), kept.results, replayed=True)
+        run.service_requests = kept.service_requests
+        if self.cache is not None and self.kit is not None:
+            run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
+        self.runs[fixture] = run
+        self.notes.append(_clip(f"{fixture}: replayed the runs kept in {folder}"))
+        return run
+
     def keep_runs(self, folder: Path) -> None:
         """Move each judged run's folder to ``folder/FIXTURE`` and write ``FIXTURE.json``
         (its command results and service requests; :func:`load_kept_run` reads them back).
@@ -4092,6 +4136,7 @@ class _Trial:
         for fixture, run in sorted(self.runs.items()):
             shutil.move(run.root, folder / fixture)
             record = {
+                "stage": self.stage,
                 "results": [_result_record(r) for r in run.results],
                 "service_requests": {
                     name: [_request_record(q) for q in log]
@@ -4102,6 +4147,8 @@ class _Trial:
 
     def execute(self, run: Run) -> None:
         """Run every declared command in order (services up around them)."""
+        if run.replayed:
+            return
         if self.kit is not None:
             self.execute_sealed(run, self.kit)
             return

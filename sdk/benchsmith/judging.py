@@ -134,6 +134,8 @@ class JudgeCall:
             then say ``"stage": N``.
         keep_runs: Pass ``--keep-runs DIR``: the judge keeps what the commands left there
             (:func:`benchlib.load_kept_run` reads it back).
+        replay_runs: Pass ``--replay-runs DIR``: the judge judges the runs an earlier
+            ``keep_runs`` judging of the same stage left there instead of running the commands.
     """
 
     task_dir: Path
@@ -145,6 +147,7 @@ class JudgeCall:
     unsealed: bool = False
     stage: int | None = None
     keep_runs: Path | None = None
+    replay_runs: Path | None = None
 
     def argv(self, workspace: Path) -> list[str]:
         """The judge's command line for ``workspace``."""
@@ -160,6 +163,8 @@ class JudgeCall:
             extra += ["--stage", str(self.stage)]
         if self.keep_runs is not None:
             extra += ["--keep-runs", str(self.keep_runs)]
+        if self.replay_runs is not None:
+            extra += ["--replay-runs", str(self.replay_runs)]
         return benchlib.resolve_argv(argv, self.python) + extra
 
 

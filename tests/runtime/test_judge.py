@@ -205,6 +205,30 @@ def test_keep_runs_keeps_each_fixture_with_its_command_results(tmp_path: Path) -
     assert benchlib.load_kept_run(kept, "absent") is None
 
 
+def test_replay_runs_judges_the_kept_runs_without_running_anything(tmp_path: Path) -> None:
+    task = copy_example(tmp_path / "corpus", "02-pantry-ledger")
+    workspace, kept = _reference_workspace(task, tmp_path), tmp_path / "kept"
+    base = [default_python(), "judge.py", "--workspace", str(workspace)]
+
+    def judge(*extra: str) -> dict[str, Any]:
+        done = subprocess.run(
+            [*base, *extra], cwd=task, capture_output=True, text=True, timeout=120, check=False
+        )
+        verdict: dict[str, Any] = json.loads(done.stdout)
+        return verdict
+
+    assert judge("--keep-runs", str(kept))["progress_level"] == 5
+    benchlib.remove_path(workspace / "solution")  # a fresh judging would now score 0
+    assert judge()["progress_level"] == 0
+    replayed = judge("--replay-runs", str(kept))
+    assert replayed["progress_level"] == 5, replayed
+    assert any("replayed the runs kept in" in n for n in replayed["notes"])
+    (kept / "main" / "output" / "stock.csv").write_text("item,on_hand\n", "utf-8")
+    assert judge("--replay-runs", str(kept))["progress_level"] < 5  # the kept files are judged
+    earlier = judge("--replay-runs", str(kept), "--stage", "1")  # kept at the final stage
+    assert earlier["status"] == "error" and "no kept main run of stage 1" in earlier["notes"][0]
+
+
 def _embedded_task(task: Path) -> dict[str, Any]:
     """The TASK literal of a generated judge.py."""
     import ast

@@ -294,6 +294,8 @@ def _submit(
         pending.mutants.append((mutant, future))
     for number, perturbations in enumerate(rounds, start=1):
         call = _shadow_call(spec, task, perturbations, tmp / f"shadow-{number}", context)
+        if call.stage is None:  # the reference's final-stage runs are kept: judge them again
+            call = replace(call, replay_runs=kept)
         future2 = pool.submit(judge_round, call, context.tree, perturbations)
         future2.add_done_callback(counter.round_done())
         pending.rounds.append(future2)
