@@ -90,8 +90,15 @@ def await_handlers(proc: subprocess.Popen[str], limit: float = 60.0) -> None:
         time.sleep(0.005)
 
 
+# A child started while benchsmith runs several threads gets no PR_SET_PDEATHSIG
+# (benchsmith.children): after a SIGKILL of benchsmith it finishes on its own, bounded by its
+# own timeout. The bound is what "no stray left behind" needs, not a speed target: 5 s failed
+# once under a load of 10.
+GROUP_GONE_SECONDS = 60.0
+
+
 def assert_group_gone(pgid: int) -> None:
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + GROUP_GONE_SECONDS
     while time.monotonic() < deadline:
         try:
             os.killpg(pgid, 0)
@@ -99,7 +106,10 @@ def assert_group_gone(pgid: int) -> None:
             return
         time.sleep(0.02)
     os.killpg(pgid, signal.SIGKILL)
-    pytest.fail(f"process group {pgid} still had processes 5 s after the command ended")
+    pytest.fail(
+        f"process group {pgid} still had processes {GROUP_GONE_SECONDS:.0f} s after the command "
+        "ended"
+    )
 
 
 def assert_quiet(code: int, err: str, sig: int) -> None:
