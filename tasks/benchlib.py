@@ -586,7 +586,7 @@ class _ServiceRecorder:
 
     def install(self, *, python: bool) -> None:
         """Open the origins, start their relays; a Python service's port is learned from its
-        first listening socket (an other service's from its ``LISTENING`` line)."""
+        first listening socket (any other from its ``LISTENING`` line)."""
         import socket
         import threading
 
