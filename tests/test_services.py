@@ -254,8 +254,13 @@ def test_workspace_serve_names_a_broken_service(
     assert "Traceback" not in output
 
 
-def test_the_replay_agent_exercises_the_services_in_the_agent_phase(tmp_path: Path) -> None:
-    result = benchsmith.run(EXAMPLE, agent="replay", runs=tmp_path / "runs", corpus=EXAMPLES)
+@pytest.mark.parametrize("python", [True, False], ids=["python", "not-python"])
+def test_the_replay_agent_exercises_the_services_in_the_agent_phase(
+    example_copy: Callable[[str], Path], cli: Callable[..., object], tmp_path: Path, python: bool
+) -> None:
+    task = EXAMPLE if python else _not_python(example_copy("03-catalog-crawl"), cli)
+    runs = tmp_path / "runs"
+    result = benchsmith.run(task, agent="replay", runs=runs, corpus=task.parent)
     (outcome,) = result.outcomes
     assert outcome.end_reason == "completed", outcome.end_detail
     events = [e.event for e in outcome.timeline]
@@ -290,19 +295,24 @@ def test_service_declarations_are_checked_where_they_are(
     assert "task.toml:5" in output and "Traceback" not in output
 
 
-@pytest.mark.parametrize("twice", [False, True], ids=["reference", "fetching-twice"])
-def test_a_service_that_is_not_python_gets_origins_and_a_request_log(
-    example_copy: Callable[[str], Path], cli: Callable[..., object], tmp_path: Path, twice: bool
-) -> None:
-    """The catalog server run through ``env``: not a Python service to benchsmith, so it runs
-    as the wrapper's child; its origins and request log come from the relay alone."""
-    task = example_copy("03-catalog-crawl")
+def _not_python(task: Path, cli: Callable[..., object]) -> Path:
+    """The example with its catalog server run through ``env``: not a Python service to
+    benchsmith, so it runs as the wrapper's child; its origins and request log come from the
+    relay alone."""
     toml = task / "task.toml"
     python_run = 'run = "python inputs/catalog_server.py"'
     other_run = 'run = "env python3 inputs/catalog_server.py"'
     toml.write_text(toml.read_text("utf-8").replace(python_run, other_run), "utf-8")
     built = cli("build", task)
     assert built.exit_code == 0, built.output  # type: ignore[attr-defined]
+    return task
+
+
+@pytest.mark.parametrize("twice", [False, True], ids=["reference", "fetching-twice"])
+def test_a_service_that_is_not_python_gets_origins_and_a_request_log(
+    example_copy: Callable[[str], Path], cli: Callable[..., object], tmp_path: Path, twice: bool
+) -> None:
+    task = _not_python(example_copy("03-catalog-crawl"), cli)
     verdict = _judge(task, _candidate(tmp_path, _twice if twice else lambda s: s, task))
     checks = _checks(verdict)
     assert checks["items_listed_from_the_service"] is True, verdict
