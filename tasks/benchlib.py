@@ -537,7 +537,7 @@ def _run_python_service(args: list[str]) -> int:
 
 def _exec_service(argv: list[str], recorder: _ServiceRecorder | None) -> int:
     """Run a service that is not Python as a child (same session): pass its standard output
-    through, learn its port from its first ``LISTENING <port>`` line; its exit status."""
+    through, learn its port from its first line (``LISTENING <port>``); its exit status."""
     import subprocess
 
     try:
@@ -546,13 +546,18 @@ def _exec_service(argv: list[str], recorder: _ServiceRecorder | None) -> int:
         sys.stderr.write(f"benchsmith: the service command {argv[0]} could not run: {exc}\n")
         return 127
     assert child.stdout is not None
-    for line in iter(child.stdout.readline, b""):
-        port = _listening_port(line.rstrip(b"\n"))
-        if recorder is not None and port and not recorder.port:
-            recorder.port = port
-            recorder.upstream.set()
+    first = b""  # the first line of its output, until it is whole (the pod checks the rest)
+    decided = recorder is None
+    while chunk := os.read(child.stdout.fileno(), 65536):
+        if not decided:
+            first += chunk
+            decided = b"\n" in first or len(first) > POD_CAPTURE_LIMIT
+            port = _listening_port(first.split(b"\n", 1)[0]) if decided else 0
+            if recorder is not None and port:
+                recorder.port = port
+                recorder.upstream.set()
         try:
-            _write_all(1, line)
+            _write_all(1, chunk)
         except OSError:  # nobody reads its output any more
             break
     code = child.wait()

@@ -121,13 +121,14 @@ def test_a_service_is_reachable_and_torn_down(tmp_path: Path, python: str) -> No
     assert 0 <= ping.time <= (ping.end or 0.0)
 
 
-def test_a_listening_line_is_read_whole(tmp_path: Path, python: str) -> None:
+@pytest.mark.parametrize("through", [[], ["env"]], ids=["python", "not-python"])
+def test_a_listening_line_is_read_whole(tmp_path: Path, python: str, through: list[str]) -> None:
     script = (
         "import sys, time\n"
         "sys.stdout.write('LISTENING 1'); sys.stdout.flush(); time.sleep(0.5)\n"
         "sys.stdout.write('2345\\n'); sys.stdout.flush(); time.sleep(60)\n"
     )
-    with benchlib.start_service([python, "-c", script], cwd=tmp_path) as service:
+    with benchlib.start_service([*through, python, "-c", script], cwd=tmp_path) as service:
         assert service.port == 12345
 
 
