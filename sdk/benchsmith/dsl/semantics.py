@@ -135,12 +135,6 @@ def _services(b: _Builder, raw: list[Mapping[str, Any]]) -> tuple[Service, ...]:
                     f"origin {name!r} is declared twice for service {entry['name']!r}",
                 )
             origins[name] = origin.get("url_file", "")
-        if origins and entry["run"].split()[:1] not in (["python"], ["python3"], ["python3.12"]):
-            b.error(
-                ("services", index, "origins"),
-                'further origins need a Python service (run = "python SCRIPT"): benchlib\'s '
-                "service wrapper opens them",
-            )
         if entry["name"] in seen:
             b.error(("services", index, "name"), f"service {entry['name']!r} is declared twice")
         seen.add(entry["name"])
