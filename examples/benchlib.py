@@ -3510,6 +3510,15 @@ class Check:
         return self.stage <= stage and (self.until is None or stage <= self.until)
 
 
+def declared_at(item: Mapping[str, Any], stages: Sequence[str], stage: int) -> bool:
+    """Whether a declared command or output (its ``stage`` and ``until`` ids, each
+    optional) applies at the 1-based ``stage`` of a task whose stage ids are ``stages``:
+    from the stage that introduces it through its ``until`` stage."""
+    first, last = item.get("stage"), item.get("until")
+    started = first is None or list(stages).index(first) < stage
+    return started and (last is None or stage <= list(stages).index(last) + 1)
+
+
 @dataclass
 class Outcome:
     """The result of one check."""
@@ -4023,9 +4032,8 @@ class _Trial:
         self.runs: dict[str, Run] = {}  # the judged runs by fixture (not import probes)
 
     def _applies(self, item: Mapping[str, Any]) -> bool:
-        """Whether a declared command or output exists by the judged stage."""
-        stage = item.get("stage")
-        return stage is None or self.layout.stages.index(stage) < self.stage
+        """Whether a declared command or output applies at the judged stage."""
+        return declared_at(item, self.layout.stages, self.stage)
 
     @property
     def commands(self) -> list[Mapping[str, Any]]:
