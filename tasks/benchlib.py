@@ -3696,6 +3696,15 @@ class Check:
         return self.stage <= stage and (self.until is None or stage <= self.until)
 
 
+def declared_at(item: Mapping[str, Any], stages: Sequence[str], stage: int) -> bool:
+    """Whether a declared command or output (its ``stage`` and ``until`` ids, each
+    optional) applies at the 1-based ``stage`` of a task whose stage ids are ``stages``:
+    from the stage that introduces it through its ``until`` stage."""
+    first, last = item.get("stage"), item.get("until")
+    started = first is None or list(stages).index(first) < stage
+    return started and (last is None or stage <= list(stages).index(last) + 1)
+
+
 @dataclass
 class Outcome:
     """The result of one check."""
@@ -4231,9 +4240,8 @@ class _Trial:
         self.replay: Path | None = None  # judge the runs kept there (see Judge.evaluate)
 
     def _applies(self, item: Mapping[str, Any]) -> bool:
-        """Whether a declared command or output exists by the judged stage."""
-        stage = item.get("stage")
-        return stage is None or self.layout.stages.index(stage) < self.stage
+        """Whether a declared command or output applies at the judged stage."""
+        return declared_at(item, self.layout.stages, self.stage)
 
     @property
     def commands(self) -> list[Mapping[str, Any]]:
