@@ -103,13 +103,13 @@ def test_an_unknown_stage_is_a_usage_error(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--stage" in done.stderr and not done.stdout
 
 
-LATE_EDGE = '''
+LATE_EDGE = """
 @judge.edge(stage="returns", until="returns")
 def returns_only_edge(run: benchlib.Run) -> None:
     benchlib.expect(False, "an edge check of stage returns only")
 
 
-'''
+"""
 
 
 def test_an_edge_check_applies_from_its_stage_until_its_last(tmp_path: Path) -> None:
