@@ -908,7 +908,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import IO, Any, TypeVar, cast
+from typing import IO, Any, TypeVar, cast, overload
 
 # The corpus-facing API (see the module docstring); tests/runtime/test_api.py keeps it honest.
 __all__ = [
@@ -3919,10 +3919,37 @@ class Judge:
 
         return register
 
-    def edge(self, function: Callable[[Run], None]) -> Callable[[Run], None]:
-        """Register a check of the edge fixture (all must pass for level 5)."""
-        self.edge_checks.append(Check(function.__name__, 5, function))
-        return function
+    @overload
+    def edge(self, function: Callable[[Run], None]) -> Callable[[Run], None]: ...
+
+    @overload
+    def edge(
+        self, *, stage: int | str | None = None, until: int | str | None = None
+    ) -> Callable[[Callable[[Run], None]], Callable[[Run], None]]: ...
+
+    def edge(
+        self,
+        function: Callable[[Run], None] | None = None,
+        *,
+        stage: int | str | None = None,
+        until: int | str | None = None,
+    ) -> Any:
+        """Register a check of the edge fixture (all must pass for level 5).
+
+        Used bare (``@judge.edge``) it applies at every stage; ``@judge.edge(stage=...,
+        until=...)`` takes the keywords of :meth:`check`, for an edge fixture that holds a
+        later stage's inputs (a solution stopped before that stage ignores them).
+        """
+        first = self.stage_number(stage)
+        last = None if until is None else self.stage_number(until)
+        if last is not None and last < first:
+            raise ValueError(f"until {until!r} comes before stage {stage!r}")
+
+        def register(check: Callable[[Run], None]) -> Callable[[Run], None]:
+            self.edge_checks.append(Check(check.__name__, 5, check, first, last))
+            return check
+
+        return register if function is None else register(function)
 
     def main(self, argv: Sequence[str] | None = None) -> int:
         """Command line of judge.py: print exactly one JSON verdict; 0 when one was produced."""
