@@ -1102,13 +1102,19 @@ def remove_path(path: Path) -> None:
 
 
 def make_writable(root: Path) -> None:
-    """Restore owner write permission under ``root`` (so it can be deleted or refreshed)."""
+    """Restore owner write permission under ``root`` (so it can be deleted or refreshed).
+
+    A file with several links is left alone: it may be a pristine fixture's file that a sealed
+    run hard-links (:func:`link_fixture`), whose mode is the fixture's; deleting a link needs
+    only its folder writable.
+    """
     for folder, dirs, files in os.walk(root):
         Path(folder).chmod(Path(folder).stat().st_mode | 0o700)
         for name in files:
             path = Path(folder, name)
-            if not path.is_symlink():
-                path.chmod(path.stat().st_mode | 0o600)
+            status = path.lstat()
+            if not stat.S_ISLNK(status.st_mode) and status.st_nlink == 1:
+                path.chmod(status.st_mode | 0o600)
         dirs.sort()
 
 
@@ -1841,6 +1847,53 @@ def reset_outputs(root: Path, pristine: Path, outputs: Iterable[str]) -> None:
             remove_path(root / name)
 
 
+def input_folders(layout: Layout, fixture: Path, written: Iterable[str] = ()) -> list[str]:
+    """The input folders of a materialized ``fixture``: the topmost real folders that are not
+    editable, hold no editable path and hold none of ``written`` (paths the commands write,
+    such as declared outputs or service URL files). Relative, sorted.
+
+    Sealed judgings bind them read-only (spec 10.5) instead of copying them.
+    """
+    targets = [w.rstrip("/") for w in written]
+    found = []
+    for folder, dirs, _ in os.walk(fixture):
+        dirs.sort()
+        base = Path(folder).relative_to(fixture).as_posix()
+        descend = []
+        for name in dirs:
+            rel = name if base == "." else f"{base}/{name}"
+            if Path(folder, name).is_symlink():
+                continue
+            if (
+                layout.is_editable(rel)
+                or layout.holds_editable(rel)
+                or any(t == rel or t.startswith(rel + "/") for t in targets)
+            ):
+                descend.append(name)
+            else:
+                found.append(rel)
+        dirs[:] = descend
+    return sorted(found)
+
+
+def link_fixture(pristine: Path, root: Path, linked: Sequence[str] = ()) -> None:
+    """Copy the folder ``pristine`` to ``root`` (created), keeping symlinks as links; files
+    inside the folders ``linked`` (relative) are hard links to the pristine ones instead of
+    copies (copies where the file system refuses a link)."""
+    prefixes = tuple(str(root / rel) + os.sep for rel in linked)
+
+    def place(src: str, dst: str) -> str:
+        if prefixes and dst.startswith(prefixes):
+            try:
+                os.link(src, dst, follow_symlinks=False)
+                return dst
+            except OSError:  # another file system, or links refused (protected_hardlinks)
+                pass
+        return cast(str, shutil.copy2(src, dst, follow_symlinks=False))
+
+    shutil.copytree(pristine, root, symlinks=True, copy_function=place)
+
+
 def _link_stays_inside(link: Path, root: Path) -> bool:
     """Whether the symlink ``link`` (placed under ``root``) points inside ``root``, lexically."""
     target = link.readlink()
@@ -2565,10 +2618,14 @@ def _reachable(path: Path, uid: int) -> bool:
     return True
 
 
-def _chown_tree(root: Path, uid: int, gid: int) -> None:
-    """Give ``root`` and everything below it to ``uid`` (links themselves, never their targets)."""
+def _chown_tree(root: Path, uid: int, gid: int, skip: Iterable[Path] = ()) -> None:
+    """Give ``root`` and everything below it to ``uid`` (links themselves, never their targets),
+    but for the folders ``skip`` and what they hold (read-only binds: their files may be hard
+    links to a shared pristine fixture)."""
+    skipped = {Path(p) for p in skip}
     os.chown(root, uid, gid, follow_symlinks=False)
     for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if Path(folder, d) not in skipped]
         for name in dirs + files:
             os.chown(Path(folder, name), uid, gid, follow_symlinks=False)
 
@@ -2699,12 +2756,13 @@ def sealed_popen(
     identity = _Identity.choose()
     staging = Path(tempfile.mkdtemp(prefix="benchlib-seal-"))
     writable = [b.source for b in seal.binds if b.writable]
+    protected = [b.source for b in seal.binds if not b.writable]
     try:
         staging.chmod(0o711)
         sealed, staged = _stage(seal, identity, staging)
         if identity.fresh:
             for path in writable:
-                _chown_tree(path, identity.uid, identity.gid)
+                _chown_tree(path, identity.uid, identity.gid, protected)
         data = b"".join(os.fsencode(o) + b"\0" for o in seal_options(sealed))
         if len(data) > 60_000:
             raise ValueError("too many bubblewrap options for one pipe")
@@ -2729,7 +2787,7 @@ def sealed_popen(
         if identity.fresh and restore_owner:
             for path in writable:
                 with contextlib.suppress(OSError):
-                    _chown_tree(path, os.geteuid(), os.getegid())
+                    _chown_tree(path, os.geteuid(), os.getegid(), protected)
         shutil.rmtree(staging, ignore_errors=True)
 
 
@@ -3015,10 +3073,12 @@ def run_pod(
     scratch: Path,
     limits: Limits | None = None,
     service_timeout: float = 15.0,
+    readonly: Sequence[str] = (),
 ) -> PodOutcome:
     """Run ``services`` and then ``commands`` in one sandbox over the fixture ``root``.
 
-    The pod is one minimal-view :class:`Seal`: ``root`` is its writable ``/workspace``, the
+    The pod is one minimal-view :class:`Seal`: ``root`` is its writable ``/workspace`` (but
+    for the folders ``readonly``, relative to ``root``, bound read-only over it), the
     interpreter and ``kit``'s runtime copy are read-only, and PID 1 is benchlib's supervisor
     (``--pod``). Services and commands share the pod's private loopback and nothing else.
     Standard output and error of each command go to files under ``scratch``. Never raises
@@ -3043,8 +3103,11 @@ def run_pod(
     }
     plan_path = _scratch_file(scratch, "plan-")
     plan_path.write_text(json.dumps(plan), encoding="utf-8")
+    inputs = tuple(Bind(root / rel, f"{POD_ROOT}/{rel}") for rel in readonly)
     seal = Seal(
-        binds=(*kit.interpreter.binds(), Bind(kit.lib, POD_LIB), Bind(root, POD_ROOT, True)),
+        binds=(
+            *kit.interpreter.binds(), Bind(kit.lib, POD_LIB), Bind(root, POD_ROOT, True), *inputs
+        ),
         env=env, cwd=POD_ROOT, pid1=True, limits=limits or Limits(),
     )  # fmt: skip
     argv = [kit.interpreter.executable, "-I", "-S", f"{POD_LIB}/{kit.entry}", POD_FLAG]
@@ -3591,6 +3654,9 @@ class Run:
         service_stderr: The end of each fixture service's standard error (diagnostics).
         replayed: The commands did not run in this judging: ``root`` and ``results`` are
             those an earlier judging kept (``judge.py --replay-runs``).
+        readonly: The fixture's input folders (relative to ``root``) that sealed commands see
+            read-only: their files are hard links to the pristine fixture (see
+            :func:`input_folders`); empty when the run is a plain copy.
     """
 
     fixture: str
@@ -3604,6 +3670,7 @@ class Run:
     service_stderr: dict[str, str] = field(default_factory=dict)
     derived_cache: Path | None = None
     replayed: bool = False
+    readonly: tuple[str, ...] = ()
 
     def derived(self, key: str, factory: Callable[[Files], T]) -> T:
         """``factory(run.source)``: a value computed from the pristine fixture alone, once.
@@ -4310,19 +4377,28 @@ class _Trial:
 
     def prepare(self, fixture: str, name: str = "") -> Run:
         """Copy a pristine fixture into ``run-NAME`` (the fixture's name by default) and
-        overlay the candidate's editable paths."""
+        overlay the candidate's editable paths.
+
+        Sealed, the input folders (:func:`input_folders`) are not copied: their files are
+        hard-linked from the pristine fixture, and the pod binds those folders read-only (spec
+        10.5), so no candidate can write, chmod, rename or delete them. Unsealed, everything
+        is copied (a candidate could otherwise reach the shared pristine files).
+        """
         pristine = self.pristine(fixture)
         if self.replay is not None and not name:
             return self.replayed(fixture, pristine, self.replay)
         root = self.tmp / f"run-{name or fixture}"
-        shutil.copytree(pristine, root, symlinks=True)
+        readonly: tuple[str, ...] = ()
+        if self.kit is not None:
+            readonly = tuple(input_folders(self.layout, pristine, self.written_paths()))
+        link_fixture(pristine, root, readonly)
         skipped: list[str] = []
         outputs = [o["path"] for o in self.outputs]
         overlay(self.workspace, root, candidate_paths(self.layout.editable, outputs), skipped)
         reset_outputs(root, pristine, outputs)
         if fixture == "main" and not name:
             self.notes.extend(_clip(f"workspace: left out {s}") for s in skipped[:5])
-        run = Run(fixture, root, Files(root), Files(pristine))
+        run = Run(fixture, root, Files(root), Files(pristine), readonly=readonly)
         if self.cache is not None and self.kit is not None:  # sealed: no candidate reaches it
             run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
         if not name:
@@ -4345,6 +4421,14 @@ class _Trial:
         self.runs[fixture] = run
         self.notes.append(_clip(f"{fixture}: replayed the runs kept in {folder}"))
         return run
+
+    def written_paths(self) -> list[str]:
+        """Every path the commands or services may write besides the editable ones: the
+        declared outputs (of every stage) and each service's URL files."""
+        written = [o["path"] for o in self.judge.task["outputs"]]
+        for service in self.judge.task.get("services", []):
+            written += [service["url_file"], *service.get("origins", {}).values()]
+        return [w for w in written if w]
 
     def keep_runs(self, folder: Path) -> None:
         """Move each judged run's folder to ``folder/FIXTURE`` and write ``FIXTURE.json``
@@ -4399,8 +4483,9 @@ class _Trial:
         scale = self.time_scale
         commands = [_pod_command(c, python, scale) for c in self.commands]
         outcome = run_pod(
-            kit, run.root, commands=commands, services=services, scratch=self.tmp / "scratch"
-        )
+            kit, run.root, commands=commands, services=services, scratch=self.tmp / "scratch",
+            readonly=run.readonly,
+        )  # fmt: skip
         if outcome.error:
             raise RuntimeError(outcome.error)
         run.results.extend(outcome.results)
@@ -4452,7 +4537,7 @@ class _Trial:
             return True
         probe = self.prepare("main", "import-probe")
         try:
-            problems = [(c, self.import_problem(c, probe.root)) for c in failed]
+            problems = [(c, self.import_problem(c, probe.root, probe.readonly)) for c in failed]
         finally:
             make_writable(probe.root)
             remove_path(probe.root)
@@ -4461,10 +4546,12 @@ class _Trial:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
         return not any(problem for _, problem in problems)
 
-    def import_problem(self, command: Mapping[str, Any], root: Path) -> str:
+    def import_problem(
+        self, command: Mapping[str, Any], root: Path, readonly: Sequence[str] = ()
+    ) -> str:
         """Why a ``python -m`` command's module does not import in the fixture ``root`` (""
         when it does, or for other commands), by a time-limited probe, sealed when the
-        judging is."""
+        judging is (``readonly``: the fixture's input folders, as :attr:`Run.readonly`)."""
         argv = import_probe_argv(command["argv"], self.python)
         if argv is None:
             return ""
@@ -4472,7 +4559,9 @@ class _Trial:
         cwd = command.get("cwd", ".")
         if self.kit is not None:
             pod = PodCommand(tuple(argv), cwd, None, timeout)
-            outcome = run_pod(self.kit, root, commands=[pod], scratch=self.tmp / "scratch")
+            outcome = run_pod(
+                self.kit, root, commands=[pod], scratch=self.tmp / "scratch", readonly=readonly
+            )
             if outcome.error:
                 raise RuntimeError(outcome.error)
             result = outcome.results[0]
