@@ -224,12 +224,13 @@ class _Pod:
     def start(self, spec: dict[str, Any]) -> bool:
         """Start one service, await its port and write its URL files; False (reported) if not."""
         argv, name = list(spec["argv"]), spec["name"]
-        env, pipes = self.env, [os.pipe(), os.pipe()]
+        pipes = [os.pipe(), os.pipe(), os.pipe()]
         if spec.get("python"):  # non-dumpable from its first line of Python on
             argv = [argv[0], self.plan["lib"], SERVICE_FLAG, *argv[1:]]
-            pipes.append(os.pipe())
-            plan = {"log_fd": 3, "origins": [name, *spec.get("origins", {})]}
-            env = {**self.env, SERVICE_PLAN_VARIABLE: json.dumps(plan)}
+        else:  # a child of the (non-dumpable) wrapper that relays and records its requests
+            argv = [sys.executable, "-I", "-S", self.plan["lib"], SERVICE_FLAG, "--exec", *argv]
+        plan = {"log_fd": 3, "origins": [name, *spec.get("origins", {})]}
+        env = {**self.env, SERVICE_PLAN_VARIABLE: json.dumps(plan)}
         fds = (self.null, *(w for _, w in pipes))
         pid, why = _spawn(argv, spec["cwd"], env, fds)
         for _, writable in pipes:
@@ -239,13 +240,12 @@ class _Pod:
                 os.close(readable)
             self.fail(spec, f"could not be started: {why}", b"")
             return False
-        readables = [r for r, _ in pipes] + [-1]
-        service = _PodService(spec, pid, (readables[0], readables[1], readables[2]))
+        service = _PodService(spec, pid, (pipes[0][0], pipes[1][0], pipes[2][0]))
         self.services.append(service)
         deadline = time.monotonic() + float(spec["timeout"])
         problem = self.handshake(service, deadline, float(spec["timeout"]))
-        while not problem and service.requests >= 0 and not service.origins:
-            if time.monotonic() >= deadline or not self.pump([service], deadline):
+        while not problem and not service.origins:
+            if service.requests < 0 or not self.pump([service], deadline):
                 problem = "did not report its origins"
         if problem:
             code = self.reap(service.pid, grace=0.0 if service.open else 1.0)
@@ -256,7 +256,7 @@ class _Pod:
             self.drain(service)
             self.fail(spec, problem, service.tail)
             return False
-        origins = service.origins or {name: service.port}
+        origins = service.origins
         self.report("service", name=name, port=origins[name], origins=origins)
         files = {name: spec.get("url_file", ""), **spec.get("origins", {})}
         for origin, path in files.items():
@@ -491,19 +491,31 @@ def _open_fds() -> list[int]:
 
 def _service_main(args: list[str]) -> int:
     """``benchlib.py --service [OPTIONS] SCRIPT|-m MODULE ARGS...``: run a Python service
-    non-dumpable, so that no command of the pod can write into its output (its log).
+    non-dumpable, so that no command of the pod can write into its output (its log);
+    ``benchlib.py --service --exec PROGRAM ARGS...`` runs any other service as its child,
+    passing its standard output through.
 
     With ``BENCHSMITH_SERVICE_PLAN`` set (``{"log_fd": N, "origins": [NAME, ...]}``) it first
     opens one loopback listener per origin that relays to the service's own port, tells the
     service its origins (``BENCHSMITH_ORIGIN``, ``BENCHSMITH_ORIGIN_<NAME>``) and records every
-    request the service's :mod:`http.server` handlers receive as JSON lines on fd N.
+    HTTP/1.x request relayed through them as JSON lines on fd N (see :class:`_RelayedHttp`).
     """
     set_nondumpable()
+    plan = os.environ.pop(SERVICE_PLAN_VARIABLE, "")
+    recorder = _ServiceRecorder(json.loads(plan)) if plan else None
+    if args[:1] == ["--exec"]:
+        if recorder is not None:
+            recorder.install(python=False)
+        return _exec_service(args[1:], recorder)
+    if recorder is not None:
+        recorder.install(python=True)
+    return _run_python_service(args)
+
+
+def _run_python_service(args: list[str]) -> int:
+    """Run a Python service's script, module or ``-c`` code in this process."""
     import runpy
 
-    plan = os.environ.pop(SERVICE_PLAN_VARIABLE, "")
-    if plan:
-        _ServiceRecorder(json.loads(plan)).install()
     while args and args[0].startswith("-") and args[0] not in ("-m", "-c"):
         args = args[2:] if args[0] in ("-X", "-W") else args[1:]  # interpreter options
     if len(args) > 1 and args[0] == "-c":
@@ -523,8 +535,43 @@ def _service_main(args: list[str]) -> int:
     return 0
 
 
+def _exec_service(argv: list[str], recorder: _ServiceRecorder | None) -> int:
+    """Run a service that is not Python as a child (same session): pass its standard output
+    through, learn its port from its first line (``LISTENING <port>``); its exit status."""
+    import subprocess
+
+    try:
+        child = subprocess.Popen(argv, stdout=subprocess.PIPE)
+    except OSError as exc:
+        sys.stderr.write(f"benchsmith: the service command {argv[0]} could not run: {exc}\n")
+        return 127
+    assert child.stdout is not None
+    first = b""  # the first line of its output, until it is whole (the pod checks the rest)
+    decided = recorder is None
+    while chunk := os.read(child.stdout.fileno(), 65536):
+        if not decided:
+            first += chunk
+            decided = b"\n" in first or len(first) > POD_CAPTURE_LIMIT
+            port = _listening_port(first.split(b"\n", 1)[0]) if decided else 0
+            if recorder is not None and port:
+                recorder.port = port
+                recorder.upstream.set()
+        try:
+            _write_all(1, chunk)
+        except OSError:  # nobody reads its output any more
+            break
+    code = child.wait()
+    return code if code >= 0 else 128 - code
+
+
 class _ServiceRecorder:
-    """The origins and the request log of a Python service (see :func:`_service_main`)."""
+    """The origins and the request log of a service (see :func:`_service_main`).
+
+    Entries are JSON lines: first ``{"origins": {NAME: PORT}}``, then per request one line
+    at its arrival (``seq``, ``time``, ``method``, ``target``, ``version``, ``host``,
+    ``headers``, ``body_bytes``, ``in_flight``, ``origin``), later lines of the same ``seq``
+    with its ``status``, its ``end`` and (chunked bodies) its ``body_bytes``.
+    """
 
     def __init__(self, plan: dict[str, Any]) -> None:
         import threading
@@ -536,15 +583,15 @@ class _ServiceRecorder:
         self.port = 0
         self.started = time.monotonic()
         self.seq = self.in_flight = 0
-        self.via: dict[int, str] = {}  # relay connection's local port -> origin
         self.listeners: list[Any] = []
 
     def emit(self, entry: dict[str, Any]) -> None:
         with self.lock:
             _write_all(self.fd, (json.dumps(entry, sort_keys=True) + "\n").encode())
 
-    def install(self) -> None:
-        """Open the origins, patch the socket and http.server hooks, start the relays."""
+    def install(self, *, python: bool) -> None:
+        """Open the origins, start their relays; a Python service's port is learned from its
+        first listening socket (any other from its ``LISTENING`` line)."""
         import socket
         import threading
 
@@ -559,8 +606,8 @@ class _ServiceRecorder:
         os.environ["BENCHSMITH_ORIGINS"] = json.dumps(
             {n: f"http://127.0.0.1:{p}" for n, p in origins.items()}
         )
-        self.patch_listen(socket)
-        self.patch_http()
+        if python:
+            self.patch_listen(socket)
         for name, listener in zip(self.names, self.listeners, strict=True):
             threading.Thread(target=self.accept, args=(listener, name), daemon=True).start()
         self.emit({"origins": origins})
@@ -580,74 +627,26 @@ class _ServiceRecorder:
 
         socket.socket.listen = listen
 
-    def patch_http(self) -> None:
-        """Record each request of every :class:`http.server.BaseHTTPRequestHandler`."""
-        import http.server
-
-        recorder, handler = self, http.server.BaseHTTPRequestHandler
-        parse, respond, handle = (
-            handler.parse_request,
-            handler.send_response_only,
-            handler.handle_one_request,
-        )
-
-        def parse_request(self: Any) -> bool:
-            ok = parse(self)
-            if ok:
-                self.benchsmith_seq = recorder.arrived(self)
-            return bool(ok)
-
-        def send_response_only(self: Any, code: int, message: str | None = None) -> None:
-            seq = getattr(self, "benchsmith_seq", 0)
-            if seq and not getattr(self, "benchsmith_status", 0):
-                self.benchsmith_status = code
-                recorder.answered(seq, int(code))
-            respond(self, code, message)
-
-        def handle_one_request(self: Any) -> None:
-            self.benchsmith_seq = self.benchsmith_status = 0
-            try:
-                handle(self)
-            finally:
-                if self.benchsmith_seq:
-                    recorder.finished(self.benchsmith_seq, bool(self.benchsmith_status))
-
-        handler.parse_request = parse_request  # type: ignore[method-assign]
-        handler.send_response_only = send_response_only  # type: ignore[method-assign]
-        handler.handle_one_request = handle_one_request  # type: ignore[method-assign]
-
-    def arrived(self, request: Any) -> int:
-        """Record a parsed request; its sequence number."""
-        headers = [[str(k), str(v)[:1000]] for k, v in list(request.headers.items())[:100]]
-        length = str(request.headers.get("Content-Length", "0")).strip()
-        peer = request.client_address[1] if isinstance(request.client_address, tuple) else 0
+    def arrived(self, head: dict[str, Any]) -> int:
+        """Record a request whose head arrived; its sequence number."""
         with self.lock:
             self.seq += 1
             self.in_flight += 1
             seq, in_flight = self.seq, self.in_flight
-        self.emit({
-            "seq": seq,
-            "time": round(time.monotonic() - self.started, 6),
-            "method": str(request.command),
-            "target": str(request.path)[:4000],
-            "version": str(request.request_version),
-            "host": str(request.headers.get("Host", "")),
-            "headers": headers,
-            "body_bytes": int(length) if length.isdigit() else 0,
-            "in_flight": in_flight,
-            "origin": self.via.get(peer, ""),
-        })  # fmt: skip
+        now = round(time.monotonic() - self.started, 6)
+        self.emit({"seq": seq, "time": now, "in_flight": in_flight, **head})
         return seq
 
     def answered(self, seq: int, status: int) -> None:
-        """A request's status line is sent: it is no longer in flight. (Its handler may
-        still be writing the body, but a client that waits for each response cannot send
-        its next request before this, so it never sees two in flight.)"""
+        """A request's final status line reached the relay: it is no longer in flight. (The
+        body may still be coming, but a client that waits for each response cannot send its
+        next request before this, so it never sees two in flight.)"""
         with self.lock:
             self.in_flight -= 1
         self.emit({"seq": seq, "status": status})
 
     def finished(self, seq: int, answered: bool) -> None:
+        """A request's response was relayed completely (or its connection ended)."""
         if not answered:
             with self.lock:
                 self.in_flight -= 1
@@ -673,22 +672,203 @@ class _ServiceRecorder:
         except OSError:
             client.close()
             return
-        self.via[upstream.getsockname()[1]] = name
-        back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
+        http = _RelayedHttp(self, name)
+        back = threading.Thread(target=_pump, args=(upstream, client, http.responses), daemon=True)
         back.start()
-        _pump(client, upstream)
+        _pump(client, upstream, http.requests)
         back.join()
+        http.closed()
         client.close()
         upstream.close()
 
 
-def _pump(source: Any, target: Any) -> None:
-    """Copy ``source`` to ``target`` until end of file, then end ``target``'s writing half."""
+_HEAD_LIMIT = 64 * 1024
+_TO_CLOSE, _CHUNKED, _OPAQUE = -2, -1, -3  # framings besides a Content-Length
+
+
+class _HttpReader:
+    """Reads one direction of an HTTP/1.x connection as bytes arrive: each message head goes
+    to ``on_head``, which returns its body's framing (a length, ``_CHUNKED``, ``_TO_CLOSE``
+    or ``_OPAQUE``: stop reading); ``on_end`` gets the body size when the message ends."""
+
+    def __init__(self, on_head: Any, on_end: Any) -> None:
+        self.on_head, self.on_end = on_head, on_end
+        self.buffer = b""
+        self.mode = "head"  # head, body, chunk, data, crlf, trailer, close, opaque
+        self.left = self.size = 0
+
+    def feed(self, data: bytes) -> None:
+        """Read ``data``; whatever it holds never stops the relay."""
+        if self.mode == "close":
+            self.size += len(data)
+        elif self.mode != "opaque":
+            self.buffer += data
+            try:
+                while self.mode not in ("opaque", "close") and self.step():
+                    pass
+            except Exception:  # a garbled stream is relayed, not read
+                self.mode, self.buffer = "opaque", b""
+
+    def finish(self) -> None:
+        """The stream ended: a body framed by the close ends with it."""
+        if self.mode == "close":
+            self.end()
+
+    def step(self) -> bool:
+        """Read one element of the buffer; False when more bytes are needed."""
+        if self.mode in ("body", "data"):
+            taken = min(self.left, len(self.buffer))
+            self.buffer, self.size = self.buffer[taken:], self.size + taken
+            self.left -= taken
+            if not self.left and self.mode == "body":
+                self.end()
+            elif not self.left:
+                self.mode = "crlf"
+            return bool(self.buffer) or not self.left
+        if self.mode == "head":
+            return self.head()
+        end = self.buffer.find(b"\n")
+        if end < 0:
+            if len(self.buffer) > _HEAD_LIMIT:
+                self.mode, self.buffer = "opaque", b""
+            return False
+        line, self.buffer = self.buffer[:end].strip(), self.buffer[end + 1 :]
+        if self.mode == "chunk":
+            size = int(line.split(b";", 1)[0], 16)
+            self.mode, self.left = ("data", size) if size else ("trailer", 0)
+        elif self.mode == "crlf":
+            self.mode = "chunk"
+        elif not line:  # the trailer's end
+            self.end()
+        return True
+
+    def head(self) -> bool:
+        """Read a message head (a blank line between messages is skipped)."""
+        if self.buffer[:1] in (b"\r", b"\n") and self.buffer.lstrip(b"\r\n"):
+            self.buffer = self.buffer.lstrip(b"\r\n")
+        found = ((self.buffer.find(b"\n\r\n"), 3), (self.buffer.find(b"\n\n"), 2))
+        ends = [(at, length) for at, length in found if at >= 0]
+        if not ends:
+            if len(self.buffer) > _HEAD_LIMIT:
+                self.mode, self.buffer = "opaque", b""
+            return False
+        at, length = min(ends)
+        lines = self.buffer[:at].decode("latin-1").split("\n")
+        self.buffer = self.buffer[at + length :]
+        pairs = [h.split(":", 1) for h in lines[1:] if ":" in h]
+        headers = [(k.strip(), v.strip()) for k, v in pairs]
+        framing = self.on_head(lines[0].strip(), headers)
+        self.size = 0
+        if framing == _OPAQUE:
+            self.mode, self.buffer = "opaque", b""
+        elif framing == _TO_CLOSE:
+            self.mode, self.size, self.buffer = "close", len(self.buffer), b""
+        elif framing == _CHUNKED:
+            self.mode = "chunk"
+        elif framing > 0:
+            self.mode, self.left = "body", framing
+        else:
+            self.end()
+        return True
+
+    def end(self) -> None:
+        self.mode = "head"
+        self.on_end(self.size)
+
+
+def _header(headers: list[tuple[str, str]], name: str) -> str:
+    """The first header ``name`` (any case), "" without one."""
+    return next((v for k, v in headers if k.lower() == name), "")
+
+
+def _framing(headers: list[tuple[str, str]]) -> int:
+    """A message body's framing by its headers: chunked, its length, or none (0)."""
+    if "chunked" in _header(headers, "transfer-encoding").lower():
+        return _CHUNKED
+    length = _header(headers, "content-length")
+    return int(length) if length.isdigit() else 0
+
+
+class _RelayedHttp:
+    """What the relay of one connection reads of it: the requests from the client and the
+    responses from the service, paired in order (pipelining included)."""
+
+    def __init__(self, recorder: _ServiceRecorder, origin: str) -> None:
+        import collections
+
+        self.recorder, self.origin = recorder, origin
+        self.pending: collections.deque[tuple[int, str]] = collections.deque()  # unanswered
+        self.reading = self.chunked = 0  # the request being read (its body chunked)
+        self.answering = 0  # the request whose response is being read
+        self.requests = _HttpReader(self.request, self.request_end)
+        self.responses = _HttpReader(self.response, self.response_end)
+
+    def request(self, line: str, headers: list[tuple[str, str]]) -> int:
+        """A request head: record it (before the service sees it); its body's framing."""
+        parts = line.split()
+        if len(parts) != 3 or not parts[2].startswith("HTTP/"):
+            return _OPAQUE
+        framing = _framing(headers)
+        self.reading = self.recorder.arrived({
+            "method": parts[0],
+            "target": parts[1][:4000],
+            "version": parts[2],
+            "host": _header(headers, "host"),
+            "headers": [[k, v[:1000]] for k, v in headers[:100]],
+            "body_bytes": max(framing, 0),
+            "origin": self.origin,
+        })  # fmt: skip
+        self.chunked = self.reading if framing == _CHUNKED else 0
+        self.pending.append((self.reading, parts[0].upper()))
+        upgrade = parts[0].upper() == "CONNECT" or _header(headers, "upgrade")
+        return _OPAQUE if upgrade else framing
+
+    def request_end(self, size: int) -> None:
+        if self.chunked:
+            self.recorder.emit({"seq": self.chunked, "body_bytes": size})
+
+    def response(self, line: str, headers: list[tuple[str, str]]) -> int:
+        """A response head: a final status answers the oldest pending request."""
+        parts = line.split(None, 2)
+        if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdigit():
+            return _OPAQUE
+        status = int(parts[1])
+        if not self.pending or (100 <= status < 200 and status != 101):
+            return 0 if self.pending else _OPAQUE  # an interim response: no body
+        self.answering, method = self.pending.popleft()
+        self.recorder.answered(self.answering, status)
+        if status == 101 or (method == "CONNECT" and 200 <= status < 300):
+            return _OPAQUE
+        if method == "HEAD" or status in (204, 304):
+            return 0
+        framing = _framing(headers)
+        return framing if framing or _header(headers, "content-length") else _TO_CLOSE
+
+    def response_end(self, size: int) -> None:
+        if self.answering:
+            self.recorder.finished(self.answering, answered=True)
+            self.answering = 0
+
+    def closed(self) -> None:
+        """Both directions ended: close what is still open."""
+        self.responses.finish()
+        if self.answering:
+            self.recorder.finished(self.answering, answered=True)
+        for seq, _ in self.pending:
+            self.recorder.finished(seq, answered=False)
+        self.pending.clear()
+
+
+def _pump(source: Any, target: Any, reader: _HttpReader) -> None:
+    """Copy ``source`` to ``target`` until end of file (``reader`` reads each chunk before it
+    goes on), then end ``target``'s writing half."""
     try:
         while chunk := source.recv(65536):
+            reader.feed(chunk)
             target.sendall(chunk)
     except OSError:
         pass
+    reader.finish()
     try:  # noqa: SIM105  # see LIGHT
         target.shutdown(1)  # socket.SHUT_WR
     except OSError:
@@ -728,7 +908,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import IO, Any, TypeVar, cast
+from typing import IO, Any, TypeVar, cast, overload
 
 # The corpus-facing API (see the module docstring); tests/runtime/test_api.py keeps it honest.
 __all__ = [
@@ -922,13 +1102,19 @@ def remove_path(path: Path) -> None:
 
 
 def make_writable(root: Path) -> None:
-    """Restore owner write permission under ``root`` (so it can be deleted or refreshed)."""
+    """Restore owner write permission under ``root`` (so it can be deleted or refreshed).
+
+    A file with several links is left alone: it may be a pristine fixture's file that a sealed
+    run hard-links (:func:`link_fixture`), whose mode is the fixture's; deleting a link needs
+    only its folder writable.
+    """
     for folder, dirs, files in os.walk(root):
         Path(folder).chmod(Path(folder).stat().st_mode | 0o700)
         for name in files:
             path = Path(folder, name)
-            if not path.is_symlink():
-                path.chmod(path.stat().st_mode | 0o600)
+            status = path.lstat()
+            if not stat.S_ISLNK(status.st_mode) and status.st_nlink == 1:
+                path.chmod(status.st_mode | 0o600)
         dirs.sort()
 
 
@@ -1661,6 +1847,53 @@ def reset_outputs(root: Path, pristine: Path, outputs: Iterable[str]) -> None:
             remove_path(root / name)
 
 
+def input_folders(layout: Layout, fixture: Path, written: Iterable[str] = ()) -> list[str]:
+    """The input folders of a materialized ``fixture``: the topmost real folders that are not
+    editable, hold no editable path and hold none of ``written`` (paths the commands write,
+    such as declared outputs or service URL files). Relative, sorted.
+
+    Sealed judgings bind them read-only (spec 10.5) instead of copying them.
+    """
+    targets = [w.rstrip("/") for w in written]
+    found = []
+    for folder, dirs, _ in os.walk(fixture):
+        dirs.sort()
+        base = Path(folder).relative_to(fixture).as_posix()
+        descend = []
+        for name in dirs:
+            rel = name if base == "." else f"{base}/{name}"
+            if Path(folder, name).is_symlink():
+                continue
+            if (
+                layout.is_editable(rel)
+                or layout.holds_editable(rel)
+                or any(t == rel or t.startswith(rel + "/") for t in targets)
+            ):
+                descend.append(name)
+            else:
+                found.append(rel)
+        dirs[:] = descend
+    return sorted(found)
+
+
+def link_fixture(pristine: Path, root: Path, linked: Sequence[str] = ()) -> None:
+    """Copy the folder ``pristine`` to ``root`` (created), keeping symlinks as links; files
+    inside the folders ``linked`` (relative) are hard links to the pristine ones instead of
+    copies (copies where the file system refuses a link)."""
+    prefixes = tuple(str(root / rel) + os.sep for rel in linked)
+
+    def place(src: str, dst: str) -> str:
+        if prefixes and dst.startswith(prefixes):
+            try:
+                os.link(src, dst, follow_symlinks=False)
+                return dst
+            except OSError:  # another file system, or links refused (protected_hardlinks)
+                pass
+        return cast(str, shutil.copy2(src, dst, follow_symlinks=False))
+
+    shutil.copytree(pristine, root, symlinks=True, copy_function=place)
+
+
 def _link_stays_inside(link: Path, root: Path) -> bool:
     """Whether the symlink ``link`` (placed under ``root``) points inside ``root``, lexically."""
     target = link.readlink()
@@ -1904,25 +2137,27 @@ def run_command(
 class Request:
     """One request a fixture service received, as its request log recorded it.
 
-    The log is kept by benchlib, outside the fixture and out of the candidate's reach; it
-    records requests handled by :mod:`http.server` handlers of Python services.
+    The log is kept by benchlib, outside the fixture and out of the candidate's reach: the
+    relay of the service's origins reads each HTTP/1.x request and its response as they pass
+    (keep-alive, pipelining, ``Content-Length`` and chunked bodies), whatever the service is
+    written in.
 
     Attributes:
         seq: Arrival order, from 1.
         time: Arrival, in seconds since the service started (monotonic clock).
-        end: When its handler returned (seconds since the start), or None when the log was
-            read before (it may lag the response by a moment).
+        end: When its response had passed the relay whole, or its connection ended without
+            one (seconds since the start); None when the log was read before.
         method: ``GET``, ``POST``, ...
         target: The request target as sent (path and query).
         host: The ``Host`` header ("" without one).
         headers: Every header as sent, in order: ``(name, value)`` pairs.
-        body_bytes: The request body's size (its ``Content-Length``; 0 without one).
-        status: The response status the service sent, or None (no response).
-        in_flight: Requests not yet answered (no status line sent) when it arrived,
-            itself included: 1 when none other. A client that waits for each response
-            before sending the next request always sees 1.
-        origin: The origin it came through (the service's name or a further origin), ""
-            when the client connected to the service's own port.
+        body_bytes: The request body's size (its ``Content-Length``, or the chunks' total
+            once a chunked body ended; 0 without a body).
+        status: The final response status the service sent, or None (no response).
+        in_flight: Requests not yet answered (no final status line back at the relay) when
+            it arrived, itself included: 1 when none other. A client that waits for each
+            response before sending the next request always sees 1.
+        origin: The origin it came through (the service's name or a further origin).
         version: The HTTP version of the request line.
     """
 
@@ -1985,7 +2220,7 @@ class ServiceHandle:
         port: The port it announced with ``LISTENING <port>``.
         log: The lines it printed after that (at most 64 KiB), while it runs.
         name: The service's name.
-        origins: Its origins (name -> port): the relays a Python service gets, else its port.
+        origins: Its origins (name -> port): the relays in front of its own port.
         entries: Its raw request log lines, while it runs (see :meth:`requests`).
         stderr: The end of its standard error (16 KiB at most), while it runs.
         error: Set when it broke the ``LISTENING`` contract after starting.
@@ -2091,14 +2326,16 @@ def start_service(
     name: str = "service",
     display: str = "",
     origins: Sequence[str] = (),
-    record: bool | None = None,
+    python: bool | None = None,
 ) -> Iterator[ServiceHandle]:
     """Start a server with ``--port 0``, wait for its ``LISTENING <port>`` line, yield it.
 
-    A Python service (``record``, by default when ``argv`` runs a ``.py`` script or a module
-    with a Python interpreter) runs through benchlib's service wrapper: it gets origins (its
-    own ``name`` and ``origins``) and a request log. The service's process group is always
-    killed on exit, whatever happened.
+    Every service runs through benchlib's service wrapper, which opens its origins (its own
+    ``name`` and ``origins``), relays them to the service's port and records the HTTP
+    requests it relays (:meth:`ServiceHandle.requests`). A Python service (``python``, by
+    default when ``argv`` runs a script or a module with a Python interpreter) runs inside
+    the wrapper; any other runs as the wrapper's child. The service's process group is
+    always killed on exit, whatever happened.
 
     Raises:
         RuntimeError: When the service does not start, naming it, its command, what went
@@ -2107,42 +2344,40 @@ def start_service(
     token = run_token()
     variables = dict(env) if env is not None else clean_env()
     variables[RUN_TOKEN_VARIABLE] = token
-    if record is None:
-        record = len(argv) > 1 and _is_python(argv[0])
-    command = [*argv, "--port", "0"]
-    pass_fds: tuple[int, ...] = ()
-    readable = -1
-    if record:
-        command = [argv[0], str(Path(__file__).resolve()), SERVICE_FLAG, *argv[1:], "--port", "0"]
-        readable, writable = os.pipe()
-        plan = {"log_fd": writable, "origins": [name, *origins]}
-        variables[SERVICE_PLAN_VARIABLE] = json.dumps(plan)
-        pass_fds = (writable,)
+    if python is None:
+        python = len(argv) > 1 and _is_python(argv[0])
+    wrapper = [str(Path(__file__).resolve()), SERVICE_FLAG]
+    if python:
+        command = [argv[0], *wrapper, *argv[1:], "--port", "0"]
+    else:
+        command = [sys.executable, "-I", "-S", *wrapper, "--exec", *argv, "--port", "0"]
+    readable, writable = os.pipe()
+    plan = {"log_fd": writable, "origins": [name, *origins]}
+    variables[SERVICE_PLAN_VARIABLE] = json.dumps(plan)
     try:
         process = subprocess.Popen(
             command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=variables, start_new_session=True, pass_fds=pass_fds,
+            stderr=subprocess.PIPE, env=variables, start_new_session=True, pass_fds=(writable,),
         )  # fmt: skip
     except OSError as exc:
-        if record:
-            os.close(readable)
-            os.close(pass_fds[0])
+        os.close(readable)
+        os.close(writable)
         why = f"could not be started: {exc}"
         raise RuntimeError(service_failure(name, display, why, b"")) from None
+    os.close(writable)
     handle = ServiceHandle(process, 0, name=name, display=display)
-    threads = []
-    if record:
-        os.close(pass_fds[0])
-        threads.append(threading.Thread(target=_drain_requests, args=(readable, handle)))
     assert process.stdout is not None and process.stderr is not None
-    threads.append(threading.Thread(target=_drain_stderr, args=(process.stderr, handle.stderr)))
+    threads = [
+        threading.Thread(target=_drain_requests, args=(readable, handle)),
+        threading.Thread(target=_drain_stderr, args=(process.stderr, handle.stderr)),
+    ]
     try:
         for thread in threads:
             thread.daemon = True
             thread.start()
         deadline = time.monotonic() + timeout
         port, problem, rest = _await_listening(process, deadline, timeout)
-        while not problem and record and name not in handle.origins:
+        while not problem and name not in handle.origins:
             if time.monotonic() >= deadline or process.poll() is not None:
                 problem = "did not report its origins"
             time.sleep(0.005)
@@ -2152,7 +2387,6 @@ def start_service(
             threads[-1].join(timeout=1.0)
             raise RuntimeError(service_failure(name, display, problem, bytes(handle.stderr)))
         handle.port = port
-        handle.origins = handle.origins or {name: port}
         drain = threading.Thread(target=_drain, args=(process.stdout, handle, rest), daemon=True)
         drain.start()
         yield handle
@@ -2384,10 +2618,14 @@ def _reachable(path: Path, uid: int) -> bool:
     return True
 
 
-def _chown_tree(root: Path, uid: int, gid: int) -> None:
-    """Give ``root`` and everything below it to ``uid`` (links themselves, never their targets)."""
+def _chown_tree(root: Path, uid: int, gid: int, skip: Iterable[Path] = ()) -> None:
+    """Give ``root`` and everything below it to ``uid`` (links themselves, never their targets),
+    but for the folders ``skip`` and what they hold (read-only binds: their files may be hard
+    links to a shared pristine fixture)."""
+    skipped = {Path(p) for p in skip}
     os.chown(root, uid, gid, follow_symlinks=False)
     for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if Path(folder, d) not in skipped]
         for name in dirs + files:
             os.chown(Path(folder, name), uid, gid, follow_symlinks=False)
 
@@ -2518,12 +2756,13 @@ def sealed_popen(
     identity = _Identity.choose()
     staging = Path(tempfile.mkdtemp(prefix="benchlib-seal-"))
     writable = [b.source for b in seal.binds if b.writable]
+    protected = [b.source for b in seal.binds if not b.writable]
     try:
         staging.chmod(0o711)
         sealed, staged = _stage(seal, identity, staging)
         if identity.fresh:
             for path in writable:
-                _chown_tree(path, identity.uid, identity.gid)
+                _chown_tree(path, identity.uid, identity.gid, protected)
         data = b"".join(os.fsencode(o) + b"\0" for o in seal_options(sealed))
         if len(data) > 60_000:
             raise ValueError("too many bubblewrap options for one pipe")
@@ -2548,7 +2787,7 @@ def sealed_popen(
         if identity.fresh and restore_owner:
             for path in writable:
                 with contextlib.suppress(OSError):
-                    _chown_tree(path, os.geteuid(), os.getegid())
+                    _chown_tree(path, os.geteuid(), os.getegid(), protected)
         shutil.rmtree(staging, ignore_errors=True)
 
 
@@ -2660,12 +2899,14 @@ class PodService:
         name: The service's name (log lines and errors carry it).
         argv: Its command line (``--port 0`` included), interpreter resolved.
         url_file: Path, relative to the fixture root, that receives its base URL.
-        python: Whether ``argv`` runs a Python script or module (then it is started through
-            benchlib's non-dumpable service wrapper, so no command can forge its output).
+        python: Whether ``argv`` runs a Python script or module (then it runs inside
+            benchlib's non-dumpable service wrapper, so no command can forge its output; any
+            other service runs as the wrapper's child). The wrapper opens the origins and
+            records the requests relayed through them either way.
         cwd: Working directory, relative to the fixture root.
         display: The command as the task declares it (errors show it).
         origins: The service's further origins: name -> file (relative to the fixture root)
-            that receives its URL, or "" (Python services only).
+            that receives its URL, or "".
     """
 
     name: str
@@ -2832,10 +3073,12 @@ def run_pod(
     scratch: Path,
     limits: Limits | None = None,
     service_timeout: float = 15.0,
+    readonly: Sequence[str] = (),
 ) -> PodOutcome:
     """Run ``services`` and then ``commands`` in one sandbox over the fixture ``root``.
 
-    The pod is one minimal-view :class:`Seal`: ``root`` is its writable ``/workspace``, the
+    The pod is one minimal-view :class:`Seal`: ``root`` is its writable ``/workspace`` (but
+    for the folders ``readonly``, relative to ``root``, bound read-only over it), the
     interpreter and ``kit``'s runtime copy are read-only, and PID 1 is benchlib's supervisor
     (``--pod``). Services and commands share the pod's private loopback and nothing else.
     Standard output and error of each command go to files under ``scratch``. Never raises
@@ -2860,8 +3103,11 @@ def run_pod(
     }
     plan_path = _scratch_file(scratch, "plan-")
     plan_path.write_text(json.dumps(plan), encoding="utf-8")
+    inputs = tuple(Bind(root / rel, f"{POD_ROOT}/{rel}") for rel in readonly)
     seal = Seal(
-        binds=(*kit.interpreter.binds(), Bind(kit.lib, POD_LIB), Bind(root, POD_ROOT, True)),
+        binds=(
+            *kit.interpreter.binds(), Bind(kit.lib, POD_LIB), Bind(root, POD_ROOT, True), *inputs
+        ),
         env=env, cwd=POD_ROOT, pid1=True, limits=limits or Limits(),
     )  # fmt: skip
     argv = [kit.interpreter.executable, "-I", "-S", f"{POD_LIB}/{kit.entry}", POD_FLAG]
@@ -3408,6 +3654,9 @@ class Run:
         service_stderr: The end of each fixture service's standard error (diagnostics).
         replayed: The commands did not run in this judging: ``root`` and ``results`` are
             those an earlier judging kept (``judge.py --replay-runs``).
+        readonly: The fixture's input folders (relative to ``root``) that sealed commands see
+            read-only: their files are hard links to the pristine fixture (see
+            :func:`input_folders`); empty when the run is a plain copy.
     """
 
     fixture: str
@@ -3421,6 +3670,7 @@ class Run:
     service_stderr: dict[str, str] = field(default_factory=dict)
     derived_cache: Path | None = None
     replayed: bool = False
+    readonly: tuple[str, ...] = ()
 
     def derived(self, key: str, factory: Callable[[Files], T]) -> T:
         """``factory(run.source)``: a value computed from the pristine fixture alone, once.
@@ -3511,6 +3761,15 @@ class Check:
     def applies(self, stage: int) -> bool:
         """Whether the check is part of the verdict on the state after stage ``stage``."""
         return self.stage <= stage and (self.until is None or stage <= self.until)
+
+
+def declared_at(item: Mapping[str, Any], stages: Sequence[str], stage: int) -> bool:
+    """Whether a declared command or output (its ``stage`` and ``until`` ids, each
+    optional) applies at the 1-based ``stage`` of a task whose stage ids are ``stages``:
+    from the stage that introduces it through its ``until`` stage."""
+    first, last = item.get("stage"), item.get("until")
+    started = first is None or list(stages).index(first) < stage
+    return started and (last is None or stage <= list(stages).index(last) + 1)
 
 
 @dataclass
@@ -3727,10 +3986,37 @@ class Judge:
 
         return register
 
-    def edge(self, function: Callable[[Run], None]) -> Callable[[Run], None]:
-        """Register a check of the edge fixture (all must pass for level 5)."""
-        self.edge_checks.append(Check(function.__name__, 5, function))
-        return function
+    @overload
+    def edge(self, function: Callable[[Run], None]) -> Callable[[Run], None]: ...
+
+    @overload
+    def edge(
+        self, *, stage: int | str | None = None, until: int | str | None = None
+    ) -> Callable[[Callable[[Run], None]], Callable[[Run], None]]: ...
+
+    def edge(
+        self,
+        function: Callable[[Run], None] | None = None,
+        *,
+        stage: int | str | None = None,
+        until: int | str | None = None,
+    ) -> Any:
+        """Register a check of the edge fixture (all must pass for level 5).
+
+        Used bare (``@judge.edge``) it applies at every stage; ``@judge.edge(stage=...,
+        until=...)`` takes the keywords of :meth:`check`, for an edge fixture that holds a
+        later stage's inputs (a solution stopped before that stage ignores them).
+        """
+        first = self.stage_number(stage)
+        last = None if until is None else self.stage_number(until)
+        if last is not None and last < first:
+            raise ValueError(f"until {until!r} comes before stage {stage!r}")
+
+        def register(check: Callable[[Run], None]) -> Callable[[Run], None]:
+            self.edge_checks.append(Check(check.__name__, 5, check, first, last))
+            return check
+
+        return register if function is None else register(function)
 
     def main(self, argv: Sequence[str] | None = None) -> int:
         """Command line of judge.py: print exactly one JSON verdict; 0 when one was produced."""
@@ -3979,7 +4265,7 @@ def start_declared_service(
     return start_service(
         resolve_argv(argv, python), cwd=root, env=env, name=service["name"],
         display=f"{service['run']} --port 0", origins=list(service.get("origins", {})),
-        record=argv[:1] != [] and argv[0] in PYTHON_NAMES,
+        python=argv[:1] != [] and argv[0] in PYTHON_NAMES,
     )  # fmt: skip
 
 
@@ -4048,9 +4334,8 @@ class _Trial:
         self.replay: Path | None = None  # judge the runs kept there (see Judge.evaluate)
 
     def _applies(self, item: Mapping[str, Any]) -> bool:
-        """Whether a declared command or output exists by the judged stage."""
-        stage = item.get("stage")
-        return stage is None or self.layout.stages.index(stage) < self.stage
+        """Whether a declared command or output applies at the judged stage."""
+        return declared_at(item, self.layout.stages, self.stage)
 
     @property
     def commands(self) -> list[Mapping[str, Any]]:
@@ -4092,19 +4377,28 @@ class _Trial:
 
     def prepare(self, fixture: str, name: str = "") -> Run:
         """Copy a pristine fixture into ``run-NAME`` (the fixture's name by default) and
-        overlay the candidate's editable paths."""
+        overlay the candidate's editable paths.
+
+        Sealed, the input folders (:func:`input_folders`) are not copied: their files are
+        hard-linked from the pristine fixture, and the pod binds those folders read-only (spec
+        10.5), so no candidate can write, chmod, rename or delete them. Unsealed, everything
+        is copied (a candidate could otherwise reach the shared pristine files).
+        """
         pristine = self.pristine(fixture)
         if self.replay is not None and not name:
             return self.replayed(fixture, pristine, self.replay)
         root = self.tmp / f"run-{name or fixture}"
-        shutil.copytree(pristine, root, symlinks=True)
+        readonly: tuple[str, ...] = ()
+        if self.kit is not None:
+            readonly = tuple(input_folders(self.layout, pristine, self.written_paths()))
+        link_fixture(pristine, root, readonly)
         skipped: list[str] = []
         outputs = [o["path"] for o in self.outputs]
         overlay(self.workspace, root, candidate_paths(self.layout.editable, outputs), skipped)
         reset_outputs(root, pristine, outputs)
         if fixture == "main" and not name:
             self.notes.extend(_clip(f"workspace: left out {s}") for s in skipped[:5])
-        run = Run(fixture, root, Files(root), Files(pristine))
+        run = Run(fixture, root, Files(root), Files(pristine), readonly=readonly)
         if self.cache is not None and self.kit is not None:  # sealed: no candidate reaches it
             run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
         if not name:
@@ -4127,6 +4421,14 @@ class _Trial:
         self.runs[fixture] = run
         self.notes.append(_clip(f"{fixture}: replayed the runs kept in {folder}"))
         return run
+
+    def written_paths(self) -> list[str]:
+        """Every path the commands or services may write besides the editable ones: the
+        declared outputs (of every stage) and each service's URL files."""
+        written = [o["path"] for o in self.judge.task["outputs"]]
+        for service in self.judge.task.get("services", []):
+            written += [service["url_file"], *service.get("origins", {}).values()]
+        return [w for w in written if w]
 
     def keep_runs(self, folder: Path) -> None:
         """Move each judged run's folder to ``folder/FIXTURE`` and write ``FIXTURE.json``
@@ -4181,8 +4483,9 @@ class _Trial:
         scale = self.time_scale
         commands = [_pod_command(c, python, scale) for c in self.commands]
         outcome = run_pod(
-            kit, run.root, commands=commands, services=services, scratch=self.tmp / "scratch"
-        )
+            kit, run.root, commands=commands, services=services, scratch=self.tmp / "scratch",
+            readonly=run.readonly,
+        )  # fmt: skip
         if outcome.error:
             raise RuntimeError(outcome.error)
         run.results.extend(outcome.results)
@@ -4234,7 +4537,7 @@ class _Trial:
             return True
         probe = self.prepare("main", "import-probe")
         try:
-            problems = [(c, self.import_problem(c, probe.root)) for c in failed]
+            problems = [(c, self.import_problem(c, probe.root, probe.readonly)) for c in failed]
         finally:
             make_writable(probe.root)
             remove_path(probe.root)
@@ -4243,10 +4546,12 @@ class _Trial:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
         return not any(problem for _, problem in problems)
 
-    def import_problem(self, command: Mapping[str, Any], root: Path) -> str:
+    def import_problem(
+        self, command: Mapping[str, Any], root: Path, readonly: Sequence[str] = ()
+    ) -> str:
         """Why a ``python -m`` command's module does not import in the fixture ``root`` (""
         when it does, or for other commands), by a time-limited probe, sealed when the
-        judging is."""
+        judging is (``readonly``: the fixture's input folders, as :attr:`Run.readonly`)."""
         argv = import_probe_argv(command["argv"], self.python)
         if argv is None:
             return ""
@@ -4254,7 +4559,9 @@ class _Trial:
         cwd = command.get("cwd", ".")
         if self.kit is not None:
             pod = PodCommand(tuple(argv), cwd, None, timeout)
-            outcome = run_pod(self.kit, root, commands=[pod], scratch=self.tmp / "scratch")
+            outcome = run_pod(
+                self.kit, root, commands=[pod], scratch=self.tmp / "scratch", readonly=readonly
+            )
             if outcome.error:
                 raise RuntimeError(outcome.error)
             result = outcome.results[0]

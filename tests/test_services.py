@@ -7,9 +7,11 @@ service's second origin).
 
 from __future__ import annotations
 
+import http.client
 import json
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -39,9 +41,11 @@ def _judge(task: Path, workspace: Path) -> dict[str, object]:
     return verdict
 
 
-def _candidate(tmp_path: Path, edit: Callable[[str], str] = lambda s: s) -> Path:
+def _candidate(
+    tmp_path: Path, edit: Callable[[str], str] = lambda s: s, task: Path = EXAMPLE
+) -> Path:
     """The final workspace with the reference crawler, changed by ``edit``."""
-    workspace = benchsmith.workspace(EXAMPLE, tmp_path / "ws", stage=None, corpus=EXAMPLES)
+    workspace = benchsmith.workspace(task, tmp_path / "ws", stage=None, corpus=task.parent)
     target = workspace / "solution" / "crawl.py"
     target.parent.mkdir(exist_ok=True)
     target.write_text(edit((EXAMPLE / "reference/solution/crawl.py").read_text("utf-8")))
@@ -60,14 +64,16 @@ def test_the_reference_crawl_passes_and_its_requests_are_judged(tmp_path: Path) 
     assert verdict["progress_level"] == 5, verdict
 
 
-def test_a_crawler_fetching_a_page_twice_is_seen_in_the_log(tmp_path: Path) -> None:
-    def twice(source: str) -> str:
-        return source.replace(
-            '        url = page["next"]\n',
-            '        urllib.request.urlopen(url, timeout=30).close()\n        url = page["next"]\n',
-        )
+def _twice(source: str) -> str:
+    """The reference crawler, fetching each page twice."""
+    return source.replace(
+        '        url = page["next"]\n',
+        '        urllib.request.urlopen(url, timeout=30).close()\n        url = page["next"]\n',
+    )
 
-    verdict = _judge(EXAMPLE, _candidate(tmp_path, twice))
+
+def test_a_crawler_fetching_a_page_twice_is_seen_in_the_log(tmp_path: Path) -> None:
+    verdict = _judge(EXAMPLE, _candidate(tmp_path, _twice))
     checks = _checks(verdict)
     assert verdict["progress_level"] == 3, verdict
     assert checks["every_page_fetched_once_in_order"] is False
@@ -165,7 +171,8 @@ server.serve_forever()
 
 def test_a_client_waiting_for_each_answer_is_never_in_flight_twice(tmp_path: Path) -> None:
     """The next request of a sequential client may arrive before the previous handler has
-    returned; it is answered, so it is not in flight (task 10 kills concurrent crawlers)."""
+    returned; it is answered (its response relayed whole), so it is not in flight (task 10
+    kills concurrent crawlers)."""
     (tmp_path / "dawdle.py").write_text(DAWDLING_SERVER, "utf-8")
     with benchlib.start_service([default_python(), "dawdle.py"], cwd=tmp_path, name="d") as service:
         for n in range(3):
@@ -174,7 +181,8 @@ def test_a_client_waiting_for_each_answer_is_never_in_flight_twice(tmp_path: Pat
         time.sleep(0.6)  # every handler returns (and logs its end) before the service stops
     requests = service.requests()  # complete once the service stopped
     assert [r.in_flight for r in requests] == [1, 1, 1]
-    assert requests[1].time < requests[0].end  # arrived while the first handler still ran
+    assert requests[0].end <= requests[1].time  # the first response ended before (the relay
+    # saw its whole body), though its handler still ran when the second request arrived
 
 
 def test_an_unknown_service_name_is_a_clear_error(tmp_path: Path) -> None:
@@ -246,8 +254,13 @@ def test_workspace_serve_names_a_broken_service(
     assert "Traceback" not in output
 
 
-def test_the_replay_agent_exercises_the_services_in_the_agent_phase(tmp_path: Path) -> None:
-    result = benchsmith.run(EXAMPLE, agent="replay", runs=tmp_path / "runs", corpus=EXAMPLES)
+@pytest.mark.parametrize("python", [True, False], ids=["python", "not-python"])
+def test_the_replay_agent_exercises_the_services_in_the_agent_phase(
+    example_copy: Callable[[str], Path], cli: Callable[..., object], tmp_path: Path, python: bool
+) -> None:
+    task = EXAMPLE if python else _not_python(example_copy("03-catalog-crawl"), cli)
+    runs = tmp_path / "runs"
+    result = benchsmith.run(task, agent="replay", runs=runs, corpus=task.parent)
     (outcome,) = result.outcomes
     assert outcome.end_reason == "completed", outcome.end_detail
     events = [e.event for e in outcome.timeline]
@@ -264,12 +277,8 @@ def test_the_replay_agent_exercises_the_services_in_the_agent_phase(tmp_path: Pa
             ('origins = [{ name = "mirror" }]', 'origins = [{ name = "catalog" }]'),
             "BS102 origin 'catalog' is declared twice for service 'catalog'",
         ),
-        (
-            ('run = "python inputs/catalog_server.py"', 'run = "./inputs/serve"'),
-            "BS102 further origins need a Python service",
-        ),
     ],
-    ids=["origin-twice", "origins-without-python"],
+    ids=["origin-twice"],
 )
 def test_service_declarations_are_checked_where_they_are(
     example_copy: Callable[[str], Path],
@@ -284,3 +293,107 @@ def test_service_declarations_are_checked_where_they_are(
     output = result.output  # type: ignore[attr-defined]
     assert result.exit_code == 1 and expected in output, output  # type: ignore[attr-defined]
     assert "task.toml:5" in output and "Traceback" not in output
+
+
+def _not_python(task: Path, cli: Callable[..., object]) -> Path:
+    """The example with its catalog server run through ``env``: not a Python service to
+    benchsmith, so it runs as the wrapper's child; its origins and request log come from the
+    relay alone."""
+    toml = task / "task.toml"
+    python_run = 'run = "python inputs/catalog_server.py"'
+    other_run = 'run = "env python3 inputs/catalog_server.py"'
+    toml.write_text(toml.read_text("utf-8").replace(python_run, other_run), "utf-8")
+    built = cli("build", task)
+    assert built.exit_code == 0, built.output  # type: ignore[attr-defined]
+    return task
+
+
+@pytest.mark.parametrize("twice", [False, True], ids=["reference", "fetching-twice"])
+def test_a_service_that_is_not_python_gets_origins_and_a_request_log(
+    example_copy: Callable[[str], Path], cli: Callable[..., object], tmp_path: Path, twice: bool
+) -> None:
+    task = _not_python(example_copy("03-catalog-crawl"), cli)
+    verdict = _judge(task, _candidate(tmp_path, _twice if twice else lambda s: s, task))
+    checks = _checks(verdict)
+    assert checks["items_listed_from_the_service"] is True, verdict
+    assert checks["stays_on_its_origin"] is True, verdict
+    assert checks["every_page_fetched_once_in_order"] is not twice, verdict
+    assert verdict["progress_level"] == (3 if twice else 5), verdict
+
+
+RAW_SERVER = """\
+#!/usr/bin/env python3
+# An HTTP/1.1 server on raw sockets (no http.server): keep-alive, pipelining, chunked.
+import os, socket, sys, threading
+
+def serve(conn):
+    buffer = b""
+    with conn:
+        while True:
+            while b"\\r\\n\\r\\n" not in buffer:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                buffer += chunk
+            head, buffer = buffer.split(b"\\r\\n\\r\\n", 1)
+            lines = head.decode().split("\\r\\n")
+            method, target, _ = lines[0].split(" ")
+            headers = {k.lower(): v for k, v in (h.split(": ", 1) for h in lines[1:])}
+            length = int(headers.get("content-length", "0"))
+            while len(buffer) < length:
+                buffer += conn.recv(65536)
+            buffer = buffer[length:]
+            if target == "/chunked":
+                reply = b"Transfer-Encoding: chunked\\r\\n\\r\\n3\\r\\nabc\\r\\n0\\r\\n\\r\\n"
+                conn.sendall(b"HTTP/1.1 200 OK\\r\\n" + reply)
+            elif target == "/missing":
+                conn.sendall(b"HTTP/1.1 404 Not Found\\r\\nContent-Length: 0\\r\\n\\r\\n")
+            else:
+                body = os.environ["BENCHSMITH_ORIGIN_MIRROR"].encode()
+                head = b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body)
+                conn.sendall(head + body)
+
+server = socket.create_server(("127.0.0.1", int(sys.argv[sys.argv.index("--port") + 1])))
+print("LISTENING", server.getsockname()[1], flush=True)
+while True:
+    threading.Thread(target=serve, args=(server.accept()[0],), daemon=True).start()
+"""
+
+
+def test_the_relay_logs_keep_alive_pipelined_requests_of_any_server(tmp_path: Path) -> None:
+    server = tmp_path / "serve"
+    server.write_text(RAW_SERVER, "utf-8")
+    server.chmod(0o755)
+    with benchlib.start_service(["./serve"], cwd=tmp_path, name="raw", origins=["mirror"]) as raw:
+        connection = http.client.HTTPConnection("127.0.0.1", raw.origins["raw"], timeout=10)
+        connection.request("GET", "/page?n=1")
+        assert connection.getresponse().read() == raw.origin_url("mirror").encode()
+        connection.request("GET", "/chunked")
+        assert connection.getresponse().read() == b"abc"
+        connection.request("POST", "/missing", body=b"12345")
+        missing = connection.getresponse()
+        assert (missing.status, missing.read()) == (404, b"")
+        connection.request("PUT", "/up", body=iter([b"ab", b"cde"]), encode_chunked=True)
+        assert connection.getresponse().read()
+        connection.close()
+        with socket.create_connection(("127.0.0.1", raw.origins["mirror"])) as pipelined:
+            pipelined.sendall(
+                b"GET /x HTTP/1.1\r\nHost: h\r\n\r\nGET /y HTTP/1.1\r\nHost: h\r\n\r\n"
+            )
+            received = b""
+            while received.count(b"HTTP/1.1 200") < 2:
+                received += pipelined.recv(65536)
+    requests = raw.requests()  # complete once the service stopped
+    assert [(r.method, r.target, r.status, r.origin) for r in requests] == [
+        ("GET", "/page?n=1", 200, "raw"),
+        ("GET", "/chunked", 200, "raw"),
+        ("POST", "/missing", 404, "raw"),
+        ("PUT", "/up", 200, "raw"),
+        ("GET", "/x", 200, "mirror"),
+        ("GET", "/y", 200, "mirror"),
+    ]
+    assert [r.body_bytes for r in requests] == [0, 0, 5, 5, 0, 0]
+    assert [r.in_flight for r in requests] == [1, 1, 1, 1, 1, 2]  # /y sent before /x's answer
+    assert requests[0].host == f"127.0.0.1:{raw.origins['raw']}" and requests[4].host == "h"
+    assert requests[2].header("content-length") == "5" and requests[0].version == "HTTP/1.1"
+    assert all(r.end is not None and r.end >= r.time for r in requests)

@@ -131,6 +131,7 @@ TASK = {
             "name": "two-donors#3",
             "file": "output/reorder.csv",
             "level": 4,
+            "stage": "transfers",
             "where": {"sku": "SKU-1031", "warehouse": "DAL"},
             "equals": {"order_qty": "16"},
         },
@@ -151,6 +152,7 @@ TASK = {
             "name": "no-overshoot#2",
             "file": "output/reorder.csv",
             "level": 4,
+            "stage": "transfers",
             "where": {"sku": "SKU-1044", "warehouse": "CHI"},
             "equals": {"order_qty": "5"},
         },
@@ -186,6 +188,7 @@ TASK = {
             "name": "minimum-top-up#5",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.12.total_cases",
             "equals": 12,
         },
@@ -193,6 +196,7 @@ TASK = {
             "name": "minimum-top-up#6",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.12.lines.2.cases",
             "equals": 4,
         },
@@ -200,6 +204,7 @@ TASK = {
             "name": "blackouts#1",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.0.supplier_id",
             "equals": "S01",
         },
@@ -207,6 +212,7 @@ TASK = {
             "name": "blackouts#2",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.0.arrival_date",
             "equals": "2025-06-07",
         },
@@ -214,6 +220,7 @@ TASK = {
             "name": "blackouts#3",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.7.supplier_id",
             "equals": "S03",
         },
@@ -221,6 +228,7 @@ TASK = {
             "name": "blackouts#4",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.7.arrival_date",
             "equals": "2025-06-13",
         },
@@ -228,6 +236,7 @@ TASK = {
             "name": "blackouts#5",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.11.warehouse",
             "equals": "DAL",
         },
@@ -235,6 +244,7 @@ TASK = {
             "name": "blackouts#6",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.11.arrival_date",
             "equals": "2025-06-11",
         },
@@ -242,6 +252,7 @@ TASK = {
             "name": "blackouts#7",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.16.supplier_id",
             "equals": "S06",
         },
@@ -249,6 +260,7 @@ TASK = {
             "name": "blackouts#8",
             "file": "output/supplier_orders.json",
             "level": 4,
+            "stage": "transfers",
             "path": "orders.16.arrival_date",
             "equals": "2025-06-15",
         },
@@ -314,7 +326,9 @@ def four(value: Fraction) -> str:
 class Plan:
     """TASK.md and the stage-2 message recomputed from the pristine inputs, in fractions."""
 
-    def __init__(self, source: benchlib.Files) -> None:
+    def __init__(self, source: benchlib.Files, *, stage2: bool = True) -> None:
+        """``stage2=False``: stage 1's plan, the stage-2 inputs ignored (the edge fixture
+        holds them at every stage)."""
         self.products = {r["sku"]: r for r in source.csv("inputs/products.csv")}
         self.suppliers = {
             s["supplier_id"]: s for s in source.json("inputs/suppliers.json")["suppliers"]
@@ -338,12 +352,12 @@ class Plan:
                 self.inbound[key] += int(row["quantity"])
         self.position = {p: self.on_hand[p] + self.inbound[p] for p in self.pairs}
         self.lanes: dict[tuple[str, str], str] = {}
-        if source.exists("inputs/transfer_costs.csv"):
+        if stage2 and source.exists("inputs/transfer_costs.csv"):
             for row in source.csv("inputs/transfer_costs.csv"):
                 self.lanes[row["from_warehouse"], row["to_warehouse"]] = row["cost_per_unit"]
         constraints = (
             source.json("inputs/constraints.json")
-            if source.exists("inputs/constraints.json")
+            if stage2 and source.exists("inputs/constraints.json")
             else {}
         )
         self.blackouts = constraints.get("supplier_blackouts", [])
@@ -587,13 +601,13 @@ def transfer_rows(run: benchlib.Run) -> list[tuple[str, str, str, int, str]]:
     ]
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="transfers")
 def transfers_exact(run: benchlib.Run) -> None:
     """Every nonzero transfer, in (sku, to, from) order, cost_per_unit copied exactly."""
     benchlib.expect_equal(transfer_rows(run), plan(run).transfers, "transfers.csv rows")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="transfers")
 def transfer_conservation_and_donor_safety(run: benchlib.Run) -> None:
     """The candidate's own transfers: listed lanes, sent <= on hand, donors above their floor."""
     want = plan(run)
@@ -618,13 +632,12 @@ def transfer_conservation_and_donor_safety(run: benchlib.Run) -> None:
     benchlib.expect_equal(sum(position.values()), sum(want.position.values()), "units conserved")
 
 
-@judge.edge
-def new_sku_without_history(run: benchlib.Run) -> None:
+def edge_plan_matches(run: benchlib.Run, want: Plan) -> None:
     """The whole edge plan: the new SKU has zero forecast, no purchase and no transfer."""
-    want = plan(run)
     got = [tuple(r.values()) for r in run.csv(REORDER)]
     benchlib.expect_equal(got, [tuple(r.values()) for r in want.rows()], "reorder.csv rows")
-    benchlib.expect_equal(transfer_rows(run), want.transfers, "transfers.csv rows")
+    if want.lanes:
+        benchlib.expect_equal(transfer_rows(run), want.transfers, "transfers.csv rows")
     orders = [order_view(o, "order") for o in candidate_orders(run)]
     expected = [
         {
@@ -636,6 +649,18 @@ def new_sku_without_history(run: benchlib.Run) -> None:
         for o in want.orders
     ]
     benchlib.expect_equal(orders, expected, "supplier orders")
+
+
+@judge.edge(until="initial")
+def new_sku_before_transfers(run: benchlib.Run) -> None:
+    """Stage 1 on the edge fixture: its stage-2 inputs (blackouts, lanes) are not read yet."""
+    edge_plan_matches(run, Plan(run.source, stage2=False))
+
+
+@judge.edge(stage="transfers")
+def new_sku_without_history(run: benchlib.Run) -> None:
+    """The whole edge plan with transfers and blackouts."""
+    edge_plan_matches(run, plan(run))
 
 
 # endregion authored

@@ -104,6 +104,7 @@ TASK = {
             "name": "callout-unfilled#1",
             "file": "output/unfilled.csv",
             "level": 4,
+            "stage": "callout",
             "where": {"shift_id": "S37"},
             "equals": {"assigned": "0", "unfilled": "1"},
         },
@@ -111,6 +112,7 @@ TASK = {
             "name": "callout-unfilled#2",
             "file": "output/summary.json",
             "level": 4,
+            "stage": "fairness",
             "path": "changed_assignments",
             "equals": 11,
         },
@@ -189,6 +191,7 @@ TASK = {
             "name": "spread-cap#1",
             "file": "output/schedule.csv",
             "level": 4,
+            "stage": "fairness",
             "where": {"shift_id": "S63"},
             "equals": {"volunteer_id": "V42"},
         },
@@ -205,6 +208,7 @@ TASK = {
             "name": "edge#1",
             "file": "output/unfilled.csv",
             "level": 4,
+            "stage": "callout",
             "where": {"shift_id": "S02"},
             "equals": {
                 "required_skill": "forklift",
@@ -217,6 +221,7 @@ TASK = {
             "name": "edge#2",
             "file": "output/schedule.csv",
             "level": 4,
+            "stage": "callout",
             "where": {"shift_id": "S02"},
             "absent": True,
         },
@@ -600,6 +605,13 @@ def only_qualified_volunteers(run: benchlib.Run) -> None:
         benchlib.expect(
             roster.eligible(volunteer, shift), f"{volunteer} is not eligible for {shift}"
         )
+
+
+@judge.edge(stage="callout")
+def no_called_out_volunteer(run: benchlib.Run) -> None:
+    """The edge fixture holds callout.json at every stage: it applies from stage callout."""
+    roster = Roster(run.source)
+    for _, volunteer in written(run):
         benchlib.expect(volunteer not in roster.callout, f"{volunteer} is called out")
 
 

@@ -325,7 +325,7 @@ def issues_exact(run: benchlib.Run) -> None:
     differences(candidate_issues(run), truth.issues(truth.final), ISSUES)
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="rebook")
 def rebook_exact(run: benchlib.Run) -> None:
     """One row per broken original segment with the exact alternative chosen."""
     truth = model(run)
@@ -333,7 +333,16 @@ def rebook_exact(run: benchlib.Run) -> None:
     differences(run.csv(REBOOK), truth.rebook, REBOOK)
 
 
-@judge.edge
+@judge.edge(until="initial")
+def touching_intervals_before_updates(run: benchlib.Run) -> None:
+    """Stage 1 on the edge fixture (its updates are not read yet): half-open intervals, a
+    check-out at a train's departure is no overlap."""
+    truth = model(run)
+    differences(run.csv(TIMELINE), truth.timeline(truth.original), TIMELINE)
+    differences(candidate_issues(run), truth.issues(truth.original), ISSUES)
+
+
+@judge.edge(stage="rebook")
 def touching_intervals(run: benchlib.Run) -> None:
     """Half-open intervals: a check-out at a train's departure is no overlap."""
     truth = model(run)

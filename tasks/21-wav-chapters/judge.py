@@ -60,6 +60,34 @@ TASK = {
         },
     ],
     "outputs": [
+        {
+            "path": "output/clean.wav",
+            "format": "binary",
+            "header": [],
+            "stage": "initial",
+            "until": "initial",
+        },
+        {
+            "path": "output/chapters.json",
+            "format": "json",
+            "header": [],
+            "stage": "initial",
+            "until": "initial",
+        },
+        {
+            "path": "output/speaker_time.csv",
+            "format": "csv",
+            "header": ["speaker", "seconds"],
+            "stage": "initial",
+            "until": "initial",
+        },
+        {
+            "path": "output/chapters/",
+            "format": "directory",
+            "header": [],
+            "stage": "initial",
+            "until": "initial",
+        },
         {"path": "output/interview/clean.wav", "format": "binary", "header": [], "stage": "stereo"},
         {
             "path": "output/interview/chapters.json",

@@ -38,7 +38,8 @@ KEYS = [
     "id", "slug", "title", "pressure", "command", "commands", "outputs", "prose", "files",
     "anchors", "stages", "edge", "rows", "columns", "records", "record", "path", "expect",
     "where", "equals", "seq", "int", "decimal", "date", "choice", "weights", "rule", "run",
-    "header", "timeout", "at", "name", "file", "stage", "message", "lint", "ignore", "judge",
+    "header", "timeout", "at", "name", "file", "stage", "until", "message", "lint", "ignore",
+    "judge",
 ]  # fmt: skip
 NOISE = st.just("9" * 4400) | st.sampled_from(
     ['"', "'", "[", "]", "{", "}", "=", ",", ".", "\n", "#", "\\", '"""', "[[", "]]", " ",

@@ -75,6 +75,7 @@ def test_the_bundle_follows_the_spec_layout_with_the_same_bytes(
     assert (ledger / "stages" / "returns" / "inputs" / "returns.csv").is_file()
     names = {p.name for p in bundle.rglob("*")}
     assert not names & AUTHORING
+    assert not [n for n in names if n.endswith(".patch")]  # witnesses/stage1.patch included
     readme = (bundle / "README.md").read_text(encoding="utf-8")
     assert "python3.12 run.py --agent" in readme and "| 02 | [pantry-ledger]" in readme
     again = cli("export", "standalone", "--all", "--corpus", EXAMPLES, "--out", tmp_path / "a")

@@ -95,3 +95,27 @@ def test_fifos_are_left_out_of_archives_without_blocking(tmp_path: Path) -> None
     os.mkfifo(root / "solution" / "pipe")
     skipped = write_archive(root, tmp_path / "a.tar.gz")
     assert skipped == ["solution/pipe"]
+
+
+def test_replay_runs_the_commands_that_apply_at_the_stage(tmp_path: Path) -> None:
+    """A command ``until`` an earlier stage is not replayed at later stages."""
+    commands = [
+        {"argv": ["python", "-c", f"open({name!r}, 'w')"], **staged}
+        for name, staged in [
+            ("always", {}),
+            ("old", {"stage": "a", "until": "a"}),
+            ("new", {"stage": "b"}),
+        ]
+    ]
+    task = {"stages": ["a", "b"], "commands": commands}
+    (tmp_path / "task").mkdir()
+    (tmp_path / "task" / "judge.py").write_text(f"TASK = {task!r}\n", encoding="utf-8")
+    for stage, stage_id, made in [(1, "a", ["always", "old"]), (2, "b", ["always", "new"])]:
+        workspace = tmp_path / f"ws{stage}"
+        workspace.mkdir()
+        request = builtin.Request(
+            "reply", stage, stage_id, workspace, tmp_path / "events", tmp_path, (), "",
+            tmp_path / "task" / "reference",
+        )  # fmt: skip
+        builtin.run_commands(request, builtin.Emitter(tmp_path / "events"))
+        assert sorted(p.name for p in workspace.iterdir()) == made

@@ -419,6 +419,28 @@ def test_a_service_knows_its_origins_and_logs_each_request(
     assert outcome.stderr == {"catalog": ""}
 
 
+def test_a_service_that_is_not_python_gets_origins_and_a_request_log(
+    kit: benchlib.PodKit, judge_tmp: Path
+) -> None:
+    """Run through ``env``, the server is no Python service to the pod: it runs as the child
+    of benchlib's wrapper, whose relay gives it its origins and records its requests."""
+    root = judge_tmp / "run-main"
+    (root / "echo.py").write_text(ECHO, "utf-8")
+    argv = ("/usr/bin/env", kit.interpreter.executable, "echo.py", "--port", "0")
+    service = benchlib.PodService(
+        "catalog", argv, "url.txt", python=False, origins={"mirror": "mirror.txt"}
+    )
+    outcome = benchlib.run_pod(
+        kit, root, commands=[_python(kit, ORIGINS)], services=[service], scratch=judge_tmp / "s"
+    )
+    assert not outcome.error, outcome.error
+    origins = outcome.origins["catalog"]
+    expected = f"http://127.0.0.1:{origins['catalog']} http://127.0.0.1:{origins['mirror']}"
+    assert _json(outcome.results[0]) == [expected, expected]
+    seen = [(r.seq, r.target, r.origin, r.status) for r in outcome.requests["catalog"]]
+    assert seen == [(1, "/url.txt", "catalog", 200), (2, "/mirror.txt", "mirror", 203)]
+
+
 def test_a_service_that_never_listens_is_the_pods_error(
     kit: benchlib.PodKit, judge_tmp: Path
 ) -> None:

@@ -101,3 +101,30 @@ def test_an_unknown_stage_is_a_usage_error(tmp_path: Path) -> None:
     argv = [sys.executable, "judge.py", "--workspace", str(tmp_path), "--stage", "9"]
     done = subprocess.run(argv, cwd=PANTRY, capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "--stage" in done.stderr and not done.stdout
+
+
+LATE_EDGE = """
+@judge.edge(stage="returns", until="returns")
+def returns_only_edge(run: benchlib.Run) -> None:
+    benchlib.expect(False, "an edge check of stage returns only")
+
+
+"""
+
+
+def test_an_edge_check_applies_from_its_stage_until_its_last(tmp_path: Path) -> None:
+    shutil.copy2(ROOT / "examples" / "benchlib.py", tmp_path / "benchlib.py")
+    task = _copy(tmp_path, PANTRY)
+    judge = task / "judge.py"
+    text = judge.read_text(encoding="utf-8")
+    judge.write_text(text.replace("# endregion authored", LATE_EDGE + "# endregion authored"))
+    first = _workspace(tmp_path, 1)
+    early = _judge(task, first, "--stage", "1")
+    assert early["progress_level"] == 5
+    assert "returns_only_edge" not in {c["name"] for c in early["checks"]}
+    middle = _judge(task, _workspace(tmp_path, 2), "--stage", "returns")
+    assert middle["progress_level"] == 4
+    [failing] = [c for c in middle["checks"] if c["name"] == "returns_only_edge"]
+    assert not failing["passed"] and "stage returns only" in failing["note"]
+    final = _judge(task, _workspace(tmp_path, 3))
+    assert final["progress_level"] == 5  # until = "returns": not part of the final verdict

@@ -49,12 +49,17 @@ class Observation:
         return [what for what, digest in self.exact if theirs.get(what) != digest]
 
 
-def observe(run: benchlib.Run, task: Mapping[str, Any]) -> Observation:
-    """Observe the outputs and statuses of ``run`` (the declared outputs of ``task``)."""
+def observe(run: benchlib.Run, task: Mapping[str, Any], stage: int | None = None) -> Observation:
+    """Observe the outputs and statuses of ``run`` (the declared outputs of ``task``).
+
+    Only the commands and outputs that apply at the judged ``stage`` (1-based; ``None``: the
+    final stage) are observed: an output a later stage replaced (``until``) is not compared.
+    """
     exact: list[tuple[str, str]] = []
     meaning: list[tuple[str, str]] = []
     streams = observed_streams(task)
-    for command, result in zip(task["commands"], run.results, strict=False):
+    commands, outputs = applying(task, "commands", stage), applying(task, "outputs", stage)
+    for command, result in zip(commands, run.results, strict=False):
         status = "timed out" if result.timed_out else f"exit {result.returncode} {result.error}"
         pair = (f"status of {command['run']}", status)
         exact.append(pair)
@@ -64,7 +69,7 @@ def observe(run: benchlib.Run, task: Mapping[str, Any]) -> Observation:
             pair = (f"{stream} of {command['run']}", _digest(text.encode("utf-8")))
             exact.append(pair)
             meaning.append(pair)
-    for output in task["outputs"]:
+    for output in outputs:
         if output["format"] != "stdout":
             path = run.root / output["path"].rstrip("/")
             exact.append((output["path"], _exact(path)))
@@ -74,6 +79,14 @@ def observe(run: benchlib.Run, task: Mapping[str, Any]) -> Observation:
         exact.append((what, _digest(json.dumps(_traffic(log, True)).encode("utf-8"))))
         meaning.append((what, _digest(json.dumps(_traffic(log, False)).encode("utf-8"))))
     return Observation(tuple(exact), tuple(meaning))
+
+
+def applying(task: Mapping[str, Any], kind: str, stage: int | None) -> list[Mapping[str, Any]]:
+    """The declared ``kind`` (``"commands"`` or ``"outputs"``) of ``task`` that apply at
+    ``stage`` (``None``: the final stage), in declaration order."""
+    stages = list(task.get("stages") or [""])
+    number = len(stages) if stage is None else stage
+    return [item for item in task[kind] if benchlib.declared_at(item, stages, number)]
 
 
 def _traffic(requests: list[benchlib.Request], exact: bool) -> list[list[Any]]:

@@ -448,21 +448,80 @@ def witness_level4(setup: TaskSetup) -> ControlResult:
 def _witness(setup: TaskSetup, level: int) -> ControlResult:
     """Judge the reference with witnesses/levelN/ overlaid, or witnesses/levelN.patch applied."""
     started = time.monotonic()
-    name, folder = f"witness-level{level}", f"witnesses/level{level}"
+    name = f"witness-level{level}"
+    workspace = _witness_workspace(setup, name, f"witnesses/level{level}")
+    if isinstance(workspace, str):
+        return failed(name, str(level), workspace, started)
+    return judged(name, setup.run(workspace), LevelBound(level, level), started)
+
+
+def _witness_workspace(setup: TaskSetup, name: str, folder: str) -> Path | str:
+    """The reference with ``folder``/ overlaid or ``folder``.patch applied, or why not."""
     patch = setup.task_dir / f"{folder}.patch"
     if not (setup.task_dir / "reference").is_dir():
-        return failed(name, str(level), "reference/ is missing", started)
+        return "reference/ is missing"
     if not patch.is_file() and not (setup.task_dir / folder).is_dir():
-        return failed(name, str(level), f"{folder}/ (or {folder}.patch) is missing", started)
-    if patch.is_file():
-        workspace = setup.layered(name, "reference")
-        try:
-            patches.apply_patch(workspace, patch)
-        except patches.PatchError as exc:
-            return failed(name, str(level), exc.message, started)
-    else:
-        workspace = setup.layered(name, "reference", folder)
-    return judged(name, setup.run(workspace), LevelBound(level, level), started)
+        return f"{folder}/ (or {folder}.patch) is missing"
+    if not patch.is_file():
+        return setup.layered(name, "reference", folder)
+    workspace = setup.layered(name, "reference")
+    try:
+        patches.apply_patch(workspace, patch)
+    except patches.PatchError as exc:
+        return exc.message
+    return workspace
+
+
+STAGE1_EXPECTED = "5 at stage 1, ≤ 4 final"
+
+
+@control(
+    "witness-stage1",
+    "witnesses/stage1 (the reference stopped after stage 1) scores 5 at stage 1 and below 5 "
+    "on the final verdict",
+)
+def witness_stage1(setup: TaskSetup) -> ControlResult:
+    """Judge the stop-after-stage-1 witness with ``judge.py --stage 1`` and finally.
+
+    The contract of per-stage verdicts: a solution that did stage 1 and stopped is a
+    complete stage-1 solution (5 at ``--stage 1``) and lacks what later stages add (below 5
+    on the final verdict). Single-stage tasks have no stage boundary: not applicable.
+    """
+    started = time.monotonic()
+    name = "witness-stage1"
+    if len(setup.spec.stages) < 2:
+        return ControlResult(
+            name, STAGE1_EXPECTED, "not applicable", True, notes=("a single-stage task",),
+            seconds=time.monotonic() - started,
+        )  # fmt: skip
+    workspace = _witness_workspace(setup, name, "witnesses/stage1")
+    if isinstance(workspace, str):
+        fix = (
+            "; write it as a unified diff against reference/ that leaves out what stages 2+ "
+            "add (CONTRIBUTING, Reference and witnesses)"
+        )
+        return failed(name, STAGE1_EXPECTED, workspace + fix, started)
+    at_stage1 = replace(setup, judge=replace(setup.judge, stage=1)).run(workspace)
+    final = setup.run(workspace)
+    levels = [at_stage1.claimed_level, final.claimed_level]
+    problems = [f"stage 1: {p}" for p in at_stage1.problems]
+    problems += [f"final: {p}" for p in final.problems]
+    if levels[0] is not None and levels[0] != 5:
+        problems.insert(0, f"level {levels[0]} at stage 1, expected 5")
+    if levels[1] is not None and levels[1] >= 5:
+        problems.insert(0, "level 5 on the final verdict, expected below 5")
+    shown = ["-" if level is None else str(level) for level in levels]
+    return ControlResult(
+        control=name,
+        expected=STAGE1_EXPECTED,
+        observed=f"{shown[0]} at stage 1, {shown[1]} final",
+        passed=not problems,
+        level=levels[0],
+        reason="; ".join(problems),
+        notes=tuple(f"stage 1: {n}" for n in at_stage1.claimed_notes)
+        + tuple(f"final: {n}" for n in final.claimed_notes),
+        seconds=time.monotonic() - started,
+    )
 
 
 # --- determinism and isolation ------------------------------------------------------------------

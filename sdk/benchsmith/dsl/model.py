@@ -286,6 +286,8 @@ class Command:
         timeout: Seconds the judge allows it.
         memory_mb: Address-space limit (RLIMIT_AS) of its processes under the judge, in
             MiB; None: no limit beyond the sandbox's.
+        until: The last stage the command applies to (``None``: every later stage); a
+            command a later stage replaces is not run when a later stage is judged.
     """
 
     run: str
@@ -295,6 +297,7 @@ class Command:
     stage: str
     timeout: float
     memory_mb: int | None = None
+    until: str | None = None
 
     def to_runtime(self) -> dict[str, Any]:
         """Return the plain mapping judge.py embeds."""
@@ -306,6 +309,7 @@ class Command:
             "stage": self.stage,
             "timeout": self.timeout,
             **({"memory_mb": self.memory_mb} if self.memory_mb is not None else {}),
+            **({"until": self.until} if self.until is not None else {}),
         }
 
 
@@ -319,6 +323,8 @@ class Output:
         header: Exact CSV header, if prescribed.
         description: Shown in TASK.md.
         stage: The stage that introduces the output.
+        until: The last stage the output applies to (``None``: every later stage); an
+            output a later stage replaces (a changed layout) is not judged after it.
     """
 
     path: str
@@ -326,6 +332,7 @@ class Output:
     header: tuple[str, ...]
     description: str
     stage: str
+    until: str | None = None
 
     def to_runtime(self) -> dict[str, Any]:
         """Return the plain mapping judge.py embeds."""
@@ -334,6 +341,7 @@ class Output:
             "format": self.format,
             "header": list(self.header),
             "stage": self.stage,
+            **({"until": self.until} if self.until is not None else {}),
         }
 
 

@@ -90,7 +90,7 @@ def build(
     judge_timeout = float(document.get("judge", {}).get("timeout", DEFAULT_JUDGE_TIMEOUT))
     files = _files(b, document.get("files", []), ("files",), stage_ids, default_stage)
     outputs = _outputs(b, document.get("outputs", []), stage_ids, default_stage)
-    staging = _Staging(stage_ids, {o.path: o.stage for o in outputs})
+    staging = _Staging(stage_ids, {o.path: o.stage for o in outputs}, _ends(outputs))
     anchors = _anchors(b, document.get("anchors", []), files, staging)
     edge = _edge(b, document.get("edge"), stage_ids, default_stage, staging)
     spec = TaskSpec(
@@ -135,12 +135,6 @@ def _services(b: _Builder, raw: list[Mapping[str, Any]]) -> tuple[Service, ...]:
                     f"origin {name!r} is declared twice for service {entry['name']!r}",
                 )
             origins[name] = origin.get("url_file", "")
-        if origins and entry["run"].split()[:1] not in (["python"], ["python3"], ["python3.12"]):
-            b.error(
-                ("services", index, "origins"),
-                'further origins need a Python service (run = "python SCRIPT"): benchlib\'s '
-                "service wrapper opens them",
-            )
         if entry["name"] in seen:
             b.error(("services", index, "name"), f"service {entry['name']!r} is declared twice")
         seen.add(entry["name"])
@@ -179,6 +173,21 @@ def _stage_ref(
     return str(stage)
 
 
+def _stage_span(
+    b: _Builder, item: Mapping[str, Any], where: DocPath, stage_ids: list[str], default: str
+) -> tuple[str, str | None]:
+    """The stage that introduces a command or output and the last one it applies to."""
+    stage = _stage_ref(b, item, where, stage_ids, default)
+    until = item.get("until")
+    if until is None:
+        return stage, None
+    if until not in stage_ids:
+        b.error((*where, "until"), f"unknown stage {until!r}; declared stages: {stage_ids}")
+    elif stage in stage_ids and stage_ids.index(until) < stage_ids.index(stage):
+        b.error((*where, "until"), f"until {until!r} comes before the stage {stage!r}")
+    return stage, str(until)
+
+
 def _commands(
     b: _Builder,
     document: Mapping[str, Any],
@@ -203,11 +212,12 @@ def _commands(
         if not argv:
             b.error(at, "command is empty")
             continue
-        stage = _stage_ref(b, item, at, stage_ids, default)
+        stage, until = _stage_span(b, item, at, stage_ids, default)
         timeout = float(item.get("timeout", judge_timeout))
         cwd = item.get("cwd", ".")
         memory = item.get("memory_mb")
-        commands.append(Command(item["run"], argv, cwd, item.get("stdin"), stage, timeout, memory))
+        stdin = item.get("stdin")
+        commands.append(Command(item["run"], argv, cwd, stdin, stage, timeout, memory, until))
     return tuple(commands)
 
 
@@ -219,11 +229,17 @@ def _outputs(
         fmt = item.get("format") or output_format(item["path"])
         if "header" in item and fmt != "csv":
             b.error(("outputs", index, "header"), f"header only applies to csv outputs, not {fmt}")
-        stage = _stage_ref(b, item, ("outputs", index), stage_ids, default)
+        stage, until = _stage_span(b, item, ("outputs", index), stage_ids, default)
         header = tuple(item.get("header", ()))
-        outputs.append(Output(item["path"], fmt, header, item.get("description", ""), stage))
+        described = item.get("description", "")
+        outputs.append(Output(item["path"], fmt, header, described, stage, until))
     _unique(b, [o.path for o in outputs], ("outputs",), "output path")
     return tuple(outputs)
+
+
+def _ends(outputs: tuple[Output, ...]) -> dict[str, str]:
+    """The last stage of each output that ends (``until``), by path."""
+    return {o.path: o.until for o in outputs if o.until is not None}
 
 
 def _files(
@@ -565,10 +581,12 @@ class _Staging:
     Attributes:
         ids: The declared stage ids in order.
         outputs: The stage of each declared output, by path.
+        ends: The last stage of each declared output that ends (``until``), by path.
     """
 
     ids: list[str]
     outputs: Mapping[str, str]
+    ends: Mapping[str, str]
 
     def known(self, b: _Builder, stage: object, at: DocPath) -> str | None:
         """``stage`` when it names a declared stage (else a located BS102 and ``None``)."""
@@ -591,7 +609,8 @@ class _Staging:
         The stage defaults to the later of ``default`` (the anchor's: its ``stage``, else the
         stage of the fixture file holding its records) and the stage of the output the
         expectation reads, else to the first stage. A stage before its output's is an error:
-        the output does not exist yet.
+        the output does not exist yet. ``until`` defaults to the output's own ``until``; a
+        check beyond it is an error: the output no longer applies.
         """
         output_stage = self.outputs.get(item.get("file") or "")
         if output_stage not in self.ids:  # an unknown stage, reported where it is declared
@@ -609,7 +628,28 @@ class _Staging:
         until = self.known(b, item.get("until"), (*at, "until"))
         if until is not None and self.number(until) < self.number(stage):
             b.error((*at, "until"), f"until {until!r} comes before the check's stage {stage!r}")
-        return stage, until
+        return stage, self.ended(b, item, at, stage, until)
+
+    def ended(
+        self, b: _Builder, item: Mapping[str, Any], at: DocPath, stage: str, until: str | None
+    ) -> str | None:
+        """``until``, by default the ``until`` of the output the expectation reads; a located
+        error when the check outlives that output."""
+        file = item.get("file") or ""
+        end = self.ends.get(file)
+        if end is None or end not in self.ids:  # an unknown end is reported where declared
+            return until
+        if self.number(stage) > self.number(end):
+            b.error(
+                (*at, "stage"),
+                f"stage {stage!r} comes after {end!r}, the last stage {file} applies to",
+            )
+        elif until is not None and self.number(until) > self.number(end):
+            b.error(
+                (*at, "until"),
+                f"until {until!r} comes after {end!r}, the last stage {file} applies to",
+            )
+        return end if until is None else until
 
 
 def _expectations(

@@ -1,18 +1,23 @@
 """Start an exported task's loopback fixture services (copied as ``services.py``; stdlib only).
 
 It lives in the agent image at ``/opt/benchsmith/services.py`` beside ``services.json``
-(``{"workdir": ..., "services": [{"name", "run", "url_file"}]}``) and does what
-``benchsmith run`` does before the first stage: start each service in the workspace with
-``--port 0`` appended, wait for its ``LISTENING <port>`` line, and write
-``http://127.0.0.1:<port>`` into its URL file (read-only, like every input).
+(``{"workdir": ..., "services": [{"name", "run", "url_file", "origins"}]}``) and the
+SDK's ``benchlib.py``, and does what ``benchsmith run`` does before the first stage: start
+each service in the workspace with ``--port 0`` appended through benchlib's service wrapper
+(``benchlib.py --service``), which opens its origins (``BENCHSMITH_ORIGIN*`` in its
+environment) and relays them to its port; wait for its ``LISTENING <port>`` line and its
+origins, and write each origin's ``http://127.0.0.1:<port>`` into its URL file (read-only,
+like every input).
 
 - ``services.py -- CMD...`` is the image's ENTRYPOINT: start the services, then exec CMD;
 - ``services.py --ensure`` is the task's healthcheck: start them unless they run already
   (for sandboxes that ignore ENTRYPOINT) and exit 0 once every URL file is written;
 - ``services.py --supervise`` starts them and stays in the foreground (offline sandbox).
 
-A service's output goes to ``/opt/benchsmith/run/<name>.log``; ``run/ready`` marks success,
-``run/failed`` says why it failed, ``run/pids`` lists the services' process groups.
+A service's output goes to ``/opt/benchsmith/run/<name>.log``, the requests relayed to it
+(benchlib's request log: its origins first, then JSON lines by ``seq``) to
+``run/<name>.requests.jsonl``; ``run/ready`` marks success, ``run/failed`` says why it
+failed, ``run/pids`` lists the services' process groups.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+LIB = HERE / "benchlib.py"
 RUN = HERE / "run"
+PYTHON = re.compile(r"python[0-9.]*")
 READY = RUN / "ready"
 LISTENING = re.compile(r"^LISTENING (\d{1,5})\r?$", re.MULTILINE)
 START_TIMEOUT = 15.0
@@ -55,6 +62,53 @@ def await_port(process: subprocess.Popen[bytes], log: Path, deadline: float) -> 
     raise RuntimeError(f"{log.stem} did not print 'LISTENING <port>' in time")
 
 
+def await_origins(
+    process: subprocess.Popen[bytes], record: Path, deadline: float
+) -> dict[str, int]:
+    """Wait for the first line of the service's request log: its origins (name -> port)."""
+    while time.monotonic() < deadline:
+        first = record.read_bytes().split(b"\n", 1)
+        with contextlib.suppress(ValueError):
+            if len(first) > 1:
+                origins = json.loads(first[0])["origins"]
+                return {str(name): int(port) for name, port in origins.items()}
+        if process.poll() is not None:
+            raise RuntimeError(f"{record.stem} exited with status {process.returncode}")
+        time.sleep(0.05)
+    raise RuntimeError(f"{record.stem} did not report its origins in time")
+
+
+def wrapped(argv: list[str]) -> list[str]:
+    """``argv`` run through benchlib's service wrapper: a Python service inside it, any
+    other as its child (as ``benchsmith run`` starts them)."""
+    if len(argv) > 1 and PYTHON.fullmatch(Path(argv[0]).name):
+        return [argv[0], str(LIB), "--service", *argv[1:]]
+    return [sys.executable, "-I", "-S", str(LIB), "--service", "--exec", *argv]
+
+
+def start(service: dict[str, Any], workdir: Path) -> subprocess.Popen[bytes]:
+    """Start one service (output to its log, requests to its request log), write its URLs."""
+    name, origins = service["name"], service.get("origins", {})
+    log, record = RUN / f"{name}.log", RUN / f"{name}.requests.jsonl"
+    with open(log, "wb") as stream, open(record, "wb") as requests:
+        plan = {"log_fd": requests.fileno(), "origins": [name, *origins]}
+        process = subprocess.Popen(
+            wrapped([*shlex.split(service["run"]), "--port", "0"]), cwd=workdir,
+            stdin=subprocess.DEVNULL, stdout=stream, stderr=subprocess.STDOUT,
+            start_new_session=True, pass_fds=(requests.fileno(),),
+            env={**os.environ, "BENCHSMITH_SERVICE_PLAN": json.dumps(plan)},
+        )  # fmt: skip
+    with open(RUN / "pids", "a", encoding="utf-8") as pids:
+        pids.write(f"{process.pid}\n")
+    deadline = time.monotonic() + START_TIMEOUT
+    await_port(process, log, deadline)
+    ports = await_origins(process, record, deadline)
+    for origin, relative in {name: service["url_file"], **origins}.items():
+        if relative and origin in ports:
+            write_url(workdir, relative, f"http://127.0.0.1:{ports[origin]}")
+    return process
+
+
 def write_url(workdir: Path, relative: str, url: str) -> None:
     """Write the service's base URL into its (read-only) URL file."""
     target = workdir / relative
@@ -70,20 +124,7 @@ def start_all() -> list[subprocess.Popen[bytes]]:
     settings = config()
     workdir = Path(settings["workdir"])
     RUN.mkdir(parents=True, exist_ok=True)
-    processes = []
-    for service in settings["services"]:
-        log = RUN / f"{service['name']}.log"
-        with open(log, "wb") as stream:
-            process = subprocess.Popen(
-                [*shlex.split(service["run"]), "--port", "0"], cwd=workdir,
-                stdin=subprocess.DEVNULL, stdout=stream, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        processes.append(process)
-        with open(RUN / "pids", "a", encoding="utf-8") as pids:
-            pids.write(f"{process.pid}\n")
-        port = await_port(process, log, time.monotonic() + START_TIMEOUT)
-        write_url(workdir, service["url_file"], f"http://127.0.0.1:{port}")
+    processes = [start(service, workdir) for service in settings["services"]]
     READY.write_text("ready\n", encoding="utf-8")
     return processes
 

@@ -373,7 +373,10 @@ benchlib.make_workspace(LAYOUT, Path(sys.argv[1]), stage=1, python=sys.executabl
 
 def services_config(spec: TaskSpec) -> str:
     """environment/services/services.json: what services.py starts."""
-    services = [{"name": s.name, "run": s.run, "url_file": s.url_file} for s in spec.services]
+    services = [
+        {"name": s.name, "run": s.run, "url_file": s.url_file, "origins": dict(s.origins)}
+        for s in spec.services
+    ]
     data = {"workdir": WORKDIR, "services": services}
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
@@ -391,6 +394,9 @@ def environment_files(spec: TaskSpec) -> list[ExportedFile]:
     if spec.services:
         files += [
             ExportedFile("environment/services/services.py", module_source("harbor_services")),
+            ExportedFile(
+                "environment/services/benchlib.py", resources.runtime_source().read_bytes()
+            ),
             ExportedFile("environment/services/services.json", services_config(spec).encode()),
         ]
     return files

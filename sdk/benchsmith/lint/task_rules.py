@@ -396,8 +396,8 @@ def _placeholder_strings(spec: TaskSpec) -> Iterator[tuple[tuple[str | int, ...]
     ("BS901", "a TODO placeholder is left in task.toml, judge.py or the reference (warning)"),
     (
         "BS902",
-        "reference/ or a witness (witnesses/levelN.patch or levelN/) is missing or is not a "
-        "unified diff (warning)",
+        "reference/ or a witness (witnesses/levelN.patch or levelN/; witnesses/stage1.patch "
+        "when the task has several stages) is missing or is not a unified diff (warning)",
     ),
 )
 def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
@@ -420,10 +420,19 @@ def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
             line, col = position_in(text, match.start())
             shown = ctx.shown(path.relative_to(ctx.task_dir).as_posix())
             yield Diagnostic(shown, line, col, "BS901", "placeholder left here", Severity.WARNING)
-    for folder in ("reference", "witnesses/level3", "witnesses/level4"):
+    folders = ["reference", "witnesses/level3", "witnesses/level4"]
+    if spec is not None and len(spec.stages) >= 2:
+        folders.append("witnesses/stage1")
+    for folder in folders:
         patch = ctx.task_dir / f"{folder}.patch"
         if not (ctx.task_dir / folder).is_dir() and not (folder != "reference" and patch.is_file()):
             message = f"{folder}/ is missing; benchsmith check needs it to prove the judge"
+            if folder == "witnesses/stage1":
+                message = (
+                    "witnesses/stage1.patch is missing: a task with several stages needs the "
+                    "reference stopped after stage 1 (5 at judge.py --stage 1, below 5 final); "
+                    "benchsmith check needs it to prove the stage boundary"
+                )
             yield Diagnostic(ctx.shown("task.toml"), 1, 1, "BS902", message, Severity.WARNING)
         elif patch.is_file() and not (ctx.task_dir / folder).is_dir():
             yield from _unusable_patch(ctx, patch)

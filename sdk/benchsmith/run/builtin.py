@@ -183,8 +183,8 @@ def task_data(reference: Path) -> dict[str, Any]:
 
 
 def run_commands(request: Request, emitter: Emitter) -> int:
-    """Run the commands of the stages so far in the workspace, one ``tool_call`` each; the
-    bytes they printed."""
+    """Run the commands that apply at this stage (introduced so far, not ended) in the
+    workspace, one ``tool_call`` each; the bytes they printed."""
     import subprocess
 
     from benchsmith.pythons import default_python
@@ -199,8 +199,8 @@ def run_commands(request: Request, emitter: Emitter) -> int:
     for command in task.get("commands", []):
         if not isinstance(command, dict) or not isinstance(command.get("argv"), list):
             continue
-        if command.get("stage", upto[0]) not in upto:
-            continue
+        if command.get("stage", upto[0]) not in upto or command.get("until") in upto[:-1]:
+            continue  # not introduced yet, or ended (``until``) before this stage
         python = python or default_python()
         argv = benchlib.resolve_argv([str(a) for a in command["argv"]], python)
         cwd = request.workspace / str(command.get("cwd") or ".")

@@ -360,23 +360,6 @@ def read_notes(folder: Path, stop: frozenset[str]) -> dict[str, Note]:
     }
 
 
-def collection(run: benchlib.Run, updated: bool) -> dict[str, Note]:
-    """The notes before or after the update (memoized per fixture)."""
-    key = f"notes-{updated}"
-    if key not in run.memo:
-        stop = frozenset(words(run.source.text("inputs/stopwords.txt"), frozenset()))
-        run.memo["stop"] = stop
-        if not updated:
-            run.memo[key] = read_notes(run.source.path("inputs/notes"), stop)
-        else:
-            notes = dict(collection(run, False))
-            for path in run.source.text("inputs/deleted.txt").split():
-                del notes[path]
-            notes.update(read_notes(run.source.path("inputs/notes-new"), stop))
-            run.memo[key] = notes
-    return run.memo[key]
-
-
 def ranking(notes: dict[str, Note], query: str, stop: frozenset[str]) -> list[tuple[str, str]]:
     """Every matching note as (written score, path), best first, ties by path."""
     n = len(notes)
@@ -388,51 +371,6 @@ def ranking(notes: dict[str, Note], query: str, stop: frozenset[str]) -> list[tu
             total[p] = total.get(p, 0.0) + (1 + math.log(c)) * idf
     written = [(f"{s:.6f}", p) for p, s in total.items()]
     return sorted(written, key=lambda w: (-Decimal(w[0]), w[1]))
-
-
-def searches(run: benchlib.Run) -> list[tuple[bool, str, int, str]]:
-    """(after the update?, query, limit, stdout) of every search command that ran."""
-    found, updated = [], False
-    for result in run.results:
-        argv = result.argv
-        if "update" in argv:
-            updated = True
-        if "search" in argv:
-            at = argv.index("search")
-            limit = int(argv[argv.index("--limit") + 1])
-            found.append((updated, argv[at + 2], limit, result.stdout))
-    return found
-
-
-def printed(stdout: str, what: str) -> list[tuple[str, str]]:
-    """The candidate's SCORE<TAB>PATH lines (LF endings, six decimals)."""
-    benchlib.expect(stdout == "" or stdout.endswith("\n"), f"{what}: output does not end with LF")
-    lines = []
-    for line in stdout.split("\n")[:-1]:
-        parts = line.split("\t")
-        benchlib.expect(
-            len(parts) == 2 and SCORE.fullmatch(parts[0]) is not None,
-            f"{what}: line {line!r} is not SCORE<TAB>PATH with six decimals",
-        )
-        lines.append((parts[0], parts[1]))
-    return lines
-
-
-def same_ranking(got: list[tuple[str, str]], want: list[tuple[str, str]], what: str) -> None:
-    benchlib.expect_equal([p for _, p in got], [p for _, p in want], f"{what}: paths in order")
-    for (score, path), (expected, _) in zip(got, want, strict=True):
-        close = abs(Decimal(score) - Decimal(expected)) <= Decimal("0.000001")
-        benchlib.expect(close, f"{what}: {path}: score {score}, expected {expected}")
-
-
-def check_searches(run: benchlib.Run, after: bool) -> None:
-    done = [s for s in searches(run) if s[0] == after]
-    benchlib.expect(bool(done), "no search ran")
-    notes = collection(run, after)
-    for _, query, limit, stdout in done:
-        what = f"search {query!r}" + (" after the update" if after else "")
-        want = ranking(notes, query, run.memo["stop"])[:limit]
-        same_ranking(printed(stdout, what), want, what)
 
 
 def truth_rows(notes: dict[str, Note]) -> list[tuple[str, str, str]]:
@@ -480,10 +418,87 @@ def truth_rows(notes: dict[str, Note]) -> list[tuple[str, str, str]]:
     return rows
 
 
-def duplicates_truth(run: benchlib.Run) -> list[tuple[str, str, str]]:
-    if "rows" not in run.memo:
-        run.memo["rows"] = truth_rows(collection(run, False))
-    return run.memo["rows"]
+def declared_searches() -> list[tuple[bool, str]]:
+    """(after the update?, query) of every declared search command, in order."""
+    found, updated = [], False
+    for command in TASK["commands"]:
+        argv = command["argv"]
+        updated = updated or "update" in argv
+        if "search" in argv:
+            found.append((updated, argv[argv.index("search") + 2]))
+    return found
+
+
+class Truth:
+    """What the checks compare with, from the pristine notes alone (one tokenizing pass):
+    the exact repeats, every duplicates.csv row and the full ranking of each declared search,
+    before and after the update. A run.derived value: cached across sealed judgings."""
+
+    def __init__(self, source: benchlib.Files) -> None:
+        stop = frozenset(words(source.text("inputs/stopwords.txt"), frozenset()))
+        before = read_notes(source.path("inputs/notes"), stop)
+        first: dict[str, str] = {}
+        self.repeated = [p for p in sorted(before) if first.setdefault(before[p].key, p) != p]
+        self.rows = truth_rows(before)
+        self.rankings = {
+            (False, q): ranking(before, q, stop) for u, q in declared_searches() if not u
+        }
+        if source.exists("inputs/deleted.txt"):  # the update stage's files (judged at stage 2)
+            after = dict(before)
+            for path in source.text("inputs/deleted.txt").split():
+                del after[path]
+            after.update(read_notes(source.path("inputs/notes-new"), stop))
+            for updated, query in declared_searches():
+                if updated:
+                    self.rankings[(True, query)] = ranking(after, query, stop)
+
+
+def truth(run: benchlib.Run) -> Truth:
+    return run.derived("truth", Truth)
+
+
+def searches(run: benchlib.Run) -> list[tuple[bool, str, int, str]]:
+    """(after the update?, query, limit, stdout) of every search command that ran."""
+    found, updated = [], False
+    for result in run.results:
+        argv = result.argv
+        if "update" in argv:
+            updated = True
+        if "search" in argv:
+            at = argv.index("search")
+            limit = int(argv[argv.index("--limit") + 1])
+            found.append((updated, argv[at + 2], limit, result.stdout))
+    return found
+
+
+def printed(stdout: str, what: str) -> list[tuple[str, str]]:
+    """The candidate's SCORE<TAB>PATH lines (LF endings, six decimals)."""
+    benchlib.expect(stdout == "" or stdout.endswith("\n"), f"{what}: output does not end with LF")
+    lines = []
+    for line in stdout.split("\n")[:-1]:
+        parts = line.split("\t")
+        benchlib.expect(
+            len(parts) == 2 and SCORE.fullmatch(parts[0]) is not None,
+            f"{what}: line {line!r} is not SCORE<TAB>PATH with six decimals",
+        )
+        lines.append((parts[0], parts[1]))
+    return lines
+
+
+def same_ranking(got: list[tuple[str, str]], want: list[tuple[str, str]], what: str) -> None:
+    benchlib.expect_equal([p for _, p in got], [p for _, p in want], f"{what}: paths in order")
+    for (score, path), (expected, _) in zip(got, want, strict=True):
+        close = abs(Decimal(score) - Decimal(expected)) <= Decimal("0.000001")
+        benchlib.expect(close, f"{what}: {path}: score {score}, expected {expected}")
+
+
+def check_searches(run: benchlib.Run, after: bool) -> None:
+    done = [s for s in searches(run) if s[0] == after]
+    benchlib.expect(bool(done), "no search ran")
+    for _, query, limit, stdout in done:
+        what = f"search {query!r}" + (" after the update" if after else "")
+        want = truth(run).rankings[(after, query)][:limit]
+        same_ranking(printed(stdout, what), want, what)
 
 
 def candidate_rows(run: benchlib.Run) -> list[tuple[str, str, str]]:
@@ -493,24 +508,21 @@ def candidate_rows(run: benchlib.Run) -> list[tuple[str, str, str]]:
 @judge.check(level=3)
 def exact_duplicates_flagged(run: benchlib.Run) -> None:
     """Every note whose normalized body repeats an earlier one has a row; no row is invented."""
-    notes = collection(run, False)
-    first: dict[str, str] = {}
-    repeated = {p for p in sorted(notes) if first.setdefault(notes[p].key, p) != p}
     flagged = {row[0] for row in candidate_rows(run)}
-    benchlib.expect_equal(sorted(repeated - flagged), [], "exact duplicates without a row")
-    allowed = {row[0] for row in duplicates_truth(run)}
+    missing = [p for p in truth(run).repeated if p not in flagged]
+    benchlib.expect_equal(missing, [], "exact duplicates without a row")
+    allowed = {row[0] for row in truth(run).rows}
     benchlib.expect_equal(sorted(flagged - allowed), [], "rows for notes that are no duplicates")
 
 
 @judge.check(level=3)
 def searches_find_matching_notes(run: benchlib.Run) -> None:
     """Before the update: each search prints min(limit, matching notes) notes that match."""
-    notes = collection(run, False)
     done = [s for s in searches(run) if not s[0]]
     benchlib.expect(bool(done), "no search ran")
     for _, query, limit, stdout in done:
         what = f"search {query!r}"
-        want = ranking(notes, query, run.memo["stop"])
+        want = truth(run).rankings[(False, query)]
         got = printed(stdout, what)
         benchlib.expect_equal(len(got), min(limit, len(want)), f"{what}: lines")
         matching = {p for _, p in want}
@@ -520,7 +532,7 @@ def searches_find_matching_notes(run: benchlib.Run) -> None:
 @judge.check(level=4)
 def duplicate_groups(run: benchlib.Run) -> None:
     """Every row of duplicates.csv: groups, canonical paths, kinds, sorted by path."""
-    got, want = candidate_rows(run), duplicates_truth(run)
+    got, want = candidate_rows(run), truth(run).rows
     benchlib.expect_equal(len(got), len(want), "duplicates.csv rows")
     for have, wanted in zip(got, want, strict=True):
         benchlib.expect_equal(have, wanted, f"duplicates.csv row of {wanted[0]}")
