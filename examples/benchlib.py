@@ -4047,6 +4047,8 @@ class Judge:
             "instead of running the commands (validation tools; the verdict notes it)",
         )  # fmt: skip
         args = parser.parse_args(argv)
+        if args.keep_runs is not None and args.replay_runs is not None:
+            parser.error("--keep-runs and --replay-runs cannot be combined")
         stage: int | None = None
         if args.stage is not None:
             try:
@@ -4221,7 +4223,9 @@ def _request_record(request: Request) -> dict[str, Any]:
 
 def load_kept_run(folder: Path, fixture: str) -> Run | None:
     """The run ``judge.py --keep-runs folder`` kept for ``fixture`` (None if it never ran):
-    its folder, command results and service requests (``source`` reads the same folder)."""
+    its folder, command results, service requests, lines and standard error (``source``
+    reads the same folder; a sealed run's read-only input folders are not kept, see
+    :meth:`_Trial.keep_runs`)."""
     root = folder / fixture
     try:
         record = json.loads((folder / f"{fixture}.json").read_text(encoding="utf-8"))
@@ -4233,18 +4237,24 @@ def load_kept_run(folder: Path, fixture: str) -> Run | None:
         for name, log in record["service_requests"].items()
     }
     files = Files(root)
-    return Run(fixture, root, files, files, results=results, service_requests=requests)
+    return Run(
+        fixture, root, files, files, results=results, service_requests=requests,
+        service_logs=record.get("service_logs", {}),
+        service_stderr=record.get("service_stderr", {}),
+    )  # fmt: skip
 
 
-def _kept_stage(folder: Path, fixture: str) -> int | None:
+def _kept_record(folder: Path, fixture: str) -> tuple[int | None, tuple[str, ...]]:
     """The 1-based stage the run kept in ``folder`` for ``fixture`` was judged at (None when
-    there is none, or it was kept before runs recorded their stage)."""
+    there is none, or it was kept before runs recorded their stage) and the fixture's input
+    folders it left out."""
     try:
         record = json.loads((folder / f"{fixture}.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return None
+        return None, ()
     stage = record.get("stage")
-    return stage if isinstance(stage, int) else None
+    inputs = tuple(str(rel) for rel in record.get("fixture_inputs", []))
+    return (stage if isinstance(stage, int) else None), inputs
 
 
 def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
@@ -4412,10 +4422,18 @@ class _Trial:
             RuntimeError: When ``folder`` holds no run of ``fixture`` at the judged stage.
         """
         kept = load_kept_run(folder, fixture)
-        if kept is None or _kept_stage(folder, fixture) != self.stage:
+        stage, inputs = _kept_record(folder, fixture)
+        if kept is None or stage != self.stage:
             raise RuntimeError(f"{folder} holds no kept {fixture} run of stage {self.stage}")
-        run = Run(fixture, kept.root, kept.files, Files(pristine), kept.results, replayed=True)
-        run.service_requests = kept.service_requests
+        root = self.tmp / f"replay-{fixture}"  # the kept run, its left-out inputs linked back
+        shutil.copytree(kept.root, root, symlinks=True)
+        for rel in inputs:
+            link_fixture(pristine / rel, root / rel, ["."])
+        run = Run(
+            fixture, root, Files(root), Files(pristine), kept.results, readonly=inputs,
+            replayed=True, service_requests=kept.service_requests,
+            service_logs=kept.service_logs, service_stderr=kept.service_stderr,
+        )  # fmt: skip
         if self.cache is not None and self.kit is not None:
             run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
         self.runs[fixture] = run
@@ -4432,18 +4450,30 @@ class _Trial:
 
     def keep_runs(self, folder: Path) -> None:
         """Move each judged run's folder to ``folder/FIXTURE`` and write ``FIXTURE.json``
-        (its command results and service requests; :func:`load_kept_run` reads them back).
-        A fixture that never ran (the main gates failed before the edge) is absent."""
+        (its command results, service requests, lines and standard error;
+        :func:`load_kept_run` reads them back). A fixture that never ran (the main gates
+        failed before the edge) is absent.
+
+        A sealed run's read-only input folders (:attr:`Run.readonly`) are left out: their
+        files are hard links to the shared pristine fixture, which an edit of a kept file
+        would change for every later judging; they are unchanged by construction, and
+        ``FIXTURE.json`` lists them (``fixture_inputs``).
+        """
         folder.mkdir(parents=True, exist_ok=True)
         for fixture, run in sorted(self.runs.items()):
+            for rel in run.readonly:
+                remove_path(run.root / rel)
             shutil.move(run.root, folder / fixture)
             record = {
                 "stage": self.stage,
+                "fixture_inputs": list(run.readonly),
                 "results": [_result_record(r) for r in run.results],
                 "service_requests": {
                     name: [_request_record(q) for q in log]
                     for name, log in sorted(run.service_requests.items())
                 },
+                "service_logs": dict(sorted(run.service_logs.items())),
+                "service_stderr": dict(sorted(run.service_stderr.items())),
             }
             (folder / f"{fixture}.json").write_text(json.dumps(record), encoding="utf-8")
 
@@ -4639,7 +4669,8 @@ class _Trial:
         """Run the candidate on the edge fixture and evaluate the edge checks."""
         checks = self.judge.edge_checks_at(self.stage)
         if not checks:
-            self.notes.append("edge: the task declares no edge check")
+            at = "" if self.stage == self.judge.stage_count else f" at stage {self.stage}"
+            self.notes.append(f"edge: no edge check applies{at}")
             return False
         edge = self.prepare("edge")
         self.execute(edge)

@@ -199,6 +199,12 @@ def test_keep_runs_keeps_each_fixture_with_its_command_results(tmp_path: Path) -
     ]
     output = "output/items.csv"
     assert main.csv(output) == fresh.csv(output) and main.csv(output)
+    record = json.loads((kept / "main.json").read_text("utf-8"))
+    assert {"service_logs", "service_stderr", "fixture_inputs"} <= set(record)  # for replays
+    assert (main.service_logs, main.service_stderr) == (
+        record["service_logs"],
+        record["service_stderr"],
+    )
     [log] = main.service_requests.values()
     assert log and all(isinstance(r, benchlib.Request) for r in log)
     assert all(isinstance(h, tuple) for r in log for h in r.headers)
@@ -227,6 +233,12 @@ def test_replay_runs_judges_the_kept_runs_without_running_anything(tmp_path: Pat
     assert judge("--replay-runs", str(kept))["progress_level"] < 5  # the kept files are judged
     earlier = judge("--replay-runs", str(kept), "--stage", "1")  # kept at the final stage
     assert earlier["status"] == "error" and "no kept main run of stage 1" in earlier["notes"][0]
+    both = subprocess.run(
+        [*base, "--replay-runs", str(kept), "--keep-runs", str(kept)],
+        cwd=task, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert both.returncode == 2 and "cannot be combined" in both.stderr
+    assert (kept / "main").is_dir()  # the replayed runs were not moved away
 
 
 def _embedded_task(task: Path) -> dict[str, Any]:
@@ -282,7 +294,7 @@ def test_the_import_probe_runs_in_a_copy_of_the_fixture(tmp_path: Path) -> None:
     verdict = judge.evaluate(workspace, python=default_python())
     assert (verdict["progress_level"], verdict["notes"]) == (
         4,
-        ["edge: the task declares no edge check"],
+        ["edge: no edge check applies"],
     )
 
 

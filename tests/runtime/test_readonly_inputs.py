@@ -104,7 +104,15 @@ def test_a_sealed_candidate_cannot_alter_its_inputs_nor_the_cached_fixture(
         "mount: ro",
     ]
     assert _snapshot(cache / "main") == before
-    assert (kept / "main" / "inputs" / "scores.csv").read_bytes() == before["inputs/scores.csv"][0]
+    # the kept run leaves out the hard-linked inputs (an edit there would change the cache) ...
+    assert not (kept / "main" / "inputs").exists()
+    assert json.loads((kept / "main.json").read_text("utf-8"))["fixture_inputs"] == ["inputs"]
+    # ... and a replay of it links them back from the fixture
+    argv = [default_python(), "judge.py", "--workspace", str(workspace)]
+    argv += ["--fixture-cache", str(cache), "--replay-runs", str(kept)]
+    done = subprocess.run(argv, cwd=task, capture_output=True, text=True, timeout=120, check=False)
+    assert json.loads(done.stdout)["progress_level"] == 5, done.stdout
+    assert _snapshot(cache / "main") == before
 
 
 def test_an_unsealed_candidate_alters_its_own_copy_only(tmp_path: Path) -> None:
