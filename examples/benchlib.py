@@ -2286,10 +2286,13 @@ def run_command(
 class Request:
     """One request a fixture service received, as its request log recorded it.
 
-    The log is kept by benchlib, outside the fixture and out of the candidate's reach: the
+    The log is kept by benchlib, outside the fixture where the candidate cannot write: the
     relay of the service's origins reads each HTTP/1.x request and its response as they pass
     (keep-alive, pipelining, ``Content-Length`` and chunked bodies), whatever the service is
-    written in.
+    written in, and passes on only what it recorded (what it cannot read is recorded as
+    refused and its connection closed). A Python service also refuses and records a
+    connection sent straight to its own port; one that is not Python does not, so such
+    requests are missing from its log.
 
     Attributes:
         seq: Arrival order, from 1.
