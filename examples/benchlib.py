@@ -584,7 +584,7 @@ class _ServiceRecorder:
         self.started = time.monotonic()
         self.seq = self.in_flight = 0
         self.listeners: list[Any] = []
-        self.relaying: set[int] = set()  # the local ports of the relays' own connections
+        self.relaying: set[int] = set()  # local ports of relay connections not yet accepted
 
     def emit(self, entry: dict[str, Any]) -> None:
         with self.lock:
@@ -643,8 +643,12 @@ class _ServiceRecorder:
             if not recorder.port or sock.getsockname()[1] != recorder.port:
                 return conn, address
             host, port = str(address[0]).removeprefix("::ffff:"), int(address[1])
+            # A relay's connection is let in once, even if the relay closed it meanwhile: the
+            # backlog is accepted in order, so its port cannot come back in a later connection.
             with recorder.lock:
                 relayed = host == "127.0.0.1" and port in recorder.relaying
+                if relayed:
+                    recorder.relaying.discard(port)
             if relayed:
                 return conn, address
             conn.close()
@@ -704,6 +708,7 @@ class _ServiceRecorder:
             client.close()
             return
         upstream = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        local = 0
         try:  # its local port is known before the service can accept it (see patch_accept)
             upstream.bind(("127.0.0.1", 0))
             local = int(upstream.getsockname()[1])
@@ -711,6 +716,8 @@ class _ServiceRecorder:
                 self.relaying.add(local)
             upstream.connect(("127.0.0.1", self.port))
         except OSError:
+            with self.lock:
+                self.relaying.discard(local)
             client.close()
             upstream.close()
             return
@@ -727,8 +734,6 @@ class _ServiceRecorder:
         http.closed()
         client.close()
         upstream.close()
-        with self.lock:
-            self.relaying.discard(local)
 
 
 _HEAD_LIMIT = 64 * 1024

@@ -178,6 +178,21 @@ def test_the_relay_serves_only_what_it_recorded(
     assert all(bool(r.refused) == (r.method == "") for r in log)
 
 
+def test_a_relay_connection_the_service_accepts_late_is_not_refused(
+    tmp_path: Path, python: str
+) -> None:
+    """A relay connection closed (here: its request refused) before the busy service accepted
+    it is still the relay's: it is not recorded a second time as a direct connection."""
+    late = SERVER.replace("server.serve_forever()", "time.sleep(1)\nserver.serve_forever()")
+    (tmp_path / "server.py").write_text("import time\n" + late, "utf-8")
+    with benchlib.start_service([python, "server.py"], cwd=tmp_path) as service:
+        assert _exchange(service.origins["service"], b"GET /x\r\n\r\n") == b""
+        with urllib.request.urlopen(service.url + "/ping", timeout=10) as response:
+            assert response.read() == b"pong /ping"
+    log = [(r.method, r.target, r.origin) for r in service.requests()]
+    assert log == [("", "GET /x", "service"), ("GET", "/ping", "service")]
+
+
 @pytest.mark.parametrize("through", [[], ["env"]], ids=["python", "not-python"])
 def test_a_listening_line_is_read_whole(tmp_path: Path, python: str, through: list[str]) -> None:
     script = (
