@@ -397,3 +397,55 @@ def test_the_relay_logs_keep_alive_pipelined_requests_of_any_server(tmp_path: Pa
     assert requests[0].host == f"127.0.0.1:{raw.origins['raw']}" and requests[4].host == "h"
     assert requests[2].header("content-length") == "5" and requests[0].version == "HTTP/1.1"
     assert all(r.end is not None and r.end >= r.time for r in requests)
+
+
+CRAWLER = Path(__file__).resolve().parent.parent / "tasks" / "10-catalog-crawler"
+
+# Appended to task 10's reference crawler: once the crawl is done, it asks every other port
+# listening on the loopback (found in /proc/net/tcp, as a candidate inside the pod can) for
+# the first page, skipping the origins it saw in links: the only one left that answers HTTP
+# is the catalog service's own (private) port.
+PRIVATE_PORT = """
+LINKS: set[str] = set()
+
+
+def _private_fetch(base: str) -> None:
+    import socket
+
+    known = {urllib.parse.urlsplit(u).port for u in [base, *LINKS]}
+    listening = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[3] == "0A":  # LISTEN
+                listening.add(int(fields[1].rsplit(":", 1)[1], 16))
+    for port in sorted(listening - known):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as connection:
+                connection.sendall(b"GET /catalog?page=1 HTTP/1.0\\r\\n\\r\\n")
+                connection.recv(65536)
+        except OSError:
+            pass
+"""
+
+
+def test_task_10_judge_fails_a_crawler_that_uses_the_private_port(tmp_path: Path) -> None:
+    workspace = benchsmith.workspace(CRAWLER, tmp_path / "ws", stage=None, corpus=CRAWLER.parent)
+    shutil.copytree(CRAWLER / "reference" / "solution", workspace / "solution", dirs_exist_ok=True)
+    crawler = workspace / "solution" / "catalog_sync.py"
+    source = crawler.read_text("utf-8")
+    done = "    return [best[sku] for sku in sorted(best)]\n"
+    assert done in source
+    link = "            target = urllib.parse.urldefrag(urllib.parse.urljoin(url, href)).url\n"
+    assert link in source
+    source = source.replace(link, link + "            LINKS.add(target)\n")
+    source = source.replace(done, "    _private_fetch(base)\n" + done)
+    crawler.write_text(source.replace("\ndef main()", PRIVATE_PORT + "\n\ndef main()"), "utf-8")
+    verdict = _judge(CRAWLER, workspace)
+    checks = _checks(verdict)
+    assert checks["every_page_fetched_once"] is False, verdict
+    assert checks["catalog_mostly_right"] is True and verdict["progress_level"] == 3, verdict

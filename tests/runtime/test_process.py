@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import time
 import urllib.request
 from pathlib import Path
@@ -107,18 +108,89 @@ def test_a_service_is_reachable_and_torn_down(tmp_path: Path, python: str) -> No
         with urllib.request.urlopen(service.url + "/ping", timeout=10) as response:
             assert response.read() == b"pong /ping"
         direct = f"http://127.0.0.1:{service.port}/direct"
-        with urllib.request.urlopen(direct, timeout=10) as response:
-            assert response.read() == b"pong /direct"
+        with pytest.raises(OSError):  # refused: the service's own port serves only the relays
+            urllib.request.urlopen(direct, timeout=10)
+        with urllib.request.urlopen(service.url + "/again", timeout=10) as response:
+            assert response.read() == b"pong /again"
         process = service.process
     # The log is complete once the service stopped (judges read it then): a line may still be
-    # in the pipe while the client already has its response. The relay records requests; one
-    # sent straight to the service's own port (which no URL file names) bypasses it.
-    (ping,) = service.requests()
+    # in the pipe while the client already has its response. The relay records requests; a
+    # connection straight to the service's own port (which no URL file names) is refused and
+    # recorded too, with origin "" and method "".
+    ping, direct_entry, again = service.requests()
+    assert (direct_entry.origin, direct_entry.method, direct_entry.status) == ("", "", None)
+    assert "not via an origin" in direct_entry.refused and not ping.refused
+    assert (again.target, again.status, again.origin) == ("/again", 200, "service")
     assert process.poll() is not None
     assert (ping.seq, ping.method, ping.target, ping.status) == (1, "GET", "/ping", 200)
     assert ping.host == f"127.0.0.1:{origin}" and ping.origin == "service"
     assert ping.header("host") == ping.host and ping.in_flight == 1
     assert 0 <= ping.time <= (ping.end or 0.0)
+
+
+KEEP_ALIVE = SERVER.replace(
+    "    def do_GET(self):\n        self.send_response(200)\n        self.end_headers()\n",
+    "    protocol_version = 'HTTP/1.1'\n"
+    "    def do_GET(self):\n        self.send_response(200)\n"
+    "        self.send_header('Content-Length', str(5 + len(self.path)))\n"
+    "        self.end_headers()\n",
+)
+
+
+def _exchange(port: int, data: bytes) -> bytes:
+    """Send ``data`` on one connection, end it; all the answer (until the service closes)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(data)
+        connection.shutdown(socket.SHUT_WR)
+        answer = b""
+        try:
+            while chunk := connection.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass
+    return answer
+
+
+UPGRADE = b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+SMUGGLE = b"GET /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+AFTER, SECRET = b"GET /after HTTP/1.1\r\n\r\n", b"GET /secret HTTP/1.1\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("sent", "served", "logged"),
+    [
+        (b"GET /x\r\n\r\n", [], [("", "GET /x")]),  # HTTP/0.9, which http.server serves
+        (UPGRADE + AFTER, [b"/ws", b"/after"], [("GET", "/ws"), ("GET", "/after")]),
+        (SMUGGLE + SECRET, [], [("GET", "/x"), ("", SECRET.decode().strip())]),
+    ],
+    ids=["http-0.9", "upgrade-ignored", "chunked-smuggle"],
+)
+def test_the_relay_serves_only_what_it_recorded(
+    tmp_path: Path, python: str, sent: bytes, served: list[bytes], logged: list[tuple[str, str]]
+) -> None:
+    (tmp_path / "server.py").write_text(KEEP_ALIVE, "utf-8")
+    with benchlib.start_service([python, "server.py"], cwd=tmp_path) as service:
+        answer = _exchange(service.origins["service"], sent)
+    assert b"/secret" not in answer and all(b"pong " + path in answer for path in served)
+    assert logged[0][0] or not answer, "HTTP/0.9 is refused unanswered"
+    log = service.requests()
+    assert [(r.method, r.target) for r in log] == logged
+    assert all(bool(r.refused) == (r.method == "") for r in log)
+
+
+def test_a_relay_connection_the_service_accepts_late_is_not_refused(
+    tmp_path: Path, python: str
+) -> None:
+    """A relay connection closed (here: its request refused) before the busy service accepted
+    it is still the relay's: it is not recorded a second time as a direct connection."""
+    late = SERVER.replace("server.serve_forever()", "time.sleep(1)\nserver.serve_forever()")
+    (tmp_path / "server.py").write_text("import time\n" + late, "utf-8")
+    with benchlib.start_service([python, "server.py"], cwd=tmp_path) as service:
+        assert _exchange(service.origins["service"], b"GET /x\r\n\r\n") == b""
+        with urllib.request.urlopen(service.url + "/ping", timeout=10) as response:
+            assert response.read() == b"pong /ping"
+    log = [(r.method, r.target, r.origin) for r in service.requests()]
+    assert log == [("", "GET /x", "service"), ("GET", "/ping", "service")]
 
 
 @pytest.mark.parametrize("through", [[], ["env"]], ids=["python", "not-python"])

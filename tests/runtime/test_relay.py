@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -48,6 +49,9 @@ class Recorder:
     def emit(self, entry: dict[str, Any]) -> None:
         self.lines.append(entry)
 
+    def refuse(self, origin: str, reason: str, target: str = "") -> None:
+        benchlib._ServiceRecorder.refuse(cast(Any, self), origin, reason, target)
+
 
 def _relayed(requests: list[bytes], responses: list[bytes]) -> list[tuple[Any, ...]]:
     recorder = Recorder()
@@ -89,7 +93,85 @@ def test_a_request_never_answered_ends_with_its_connection() -> None:
     assert only == ("GET", "/slow", "", 0, None, 2.0)
 
 
-def test_an_upgraded_or_garbled_stream_is_relayed_unread() -> None:
-    upgrade = b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\r\nGET /not-http HTTP/1.1\r\n\r\n"
-    assert [r[:2] for r in _relayed([upgrade], [])] == [("GET", "/ws")]
-    assert _relayed([b"\x16\x03\x01 TLS hello\r\n\r\nGET / HTTP/1.1\r\n\r\n"], []) == []
+def _exchange(steps: list[tuple[str, bytes]]) -> tuple[list[tuple[str, str, str]], bytes]:
+    """Feed the client's ("c") and the service's ("s") bytes in turn, as the relay's two
+    threads would; the log (method, target, refused) and the client bytes relayed, up to a
+    refusal (which ends the exchange, as the relay closes the connection)."""
+    recorder = Recorder()
+    relayed = benchlib._RelayedHttp(cast(Any, recorder), "catalog")
+    passed = b""
+    for side, data in steps:
+        if side == "s":
+            relayed.responses.feed(data)
+            continue
+        out = relayed.requests.feed(data)
+        if out is None:
+            break
+        passed += out
+    else:
+        if not relayed.requests.finish():
+            passed += b"<refused at the end>"
+    relayed.closed()
+    return [(r.method, r.target, r.refused) for r in benchlib.requests_of(recorder.lines)], passed
+
+
+OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+
+
+def test_a_head_is_relayed_only_once_read_and_recorded() -> None:
+    log, passed = _exchange([("c", b"GET /a HTTP/1.1\r\nHost: h\r\n"), ("c", b"X: 1\r\n")])
+    assert passed == b"<refused at the end>"  # nothing relayed; recorded when the stream ended
+    assert log == [("", "GET /a HTTP/1.1", "a request head cut by the end of the stream")]
+    head = b"GET /a HTTP/1.1\r\nHost: h\r\n\r\nGET /b HT"
+    log, passed = _exchange([("c", head), ("c", b"TP/1.1\r\n\r\n")])
+    assert log == [("GET", "/a", ""), ("GET", "/b", "")] and passed == head + b"TP/1.1\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("sent", "why"),
+    [
+        (b"GET /x\r\n\r\n", "not an HTTP/1.x request line"),  # HTTP/0.9
+        (b"GET /x HTTP/2.0\r\n\r\n", "not HTTP/1.x"),
+        (b"\x16\x03\x01 TLS hello\r\n\r\nGET / HTTP/1.1\r\n\r\n", "request line"),
+        (b"GET /x HTTP/1.1\r\nno colon\r\n\r\n", "header line"),
+        (b"GET /x HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n", "header line"),
+        (b"POST /x HTTP/1.1\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n", "both"),
+        (b"POST /x HTTP/1.1\r\nContent-Length: 0x2\r\n\r\n", "not a number"),
+        (b"POST /x HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n", "differ"),
+        (b"POST /x HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", "other than chunked"),
+    ],
+)
+def test_what_is_not_http_1_is_recorded_refused_and_not_relayed(sent: bytes, why: str) -> None:
+    log, passed = _exchange([("c", sent), ("c", b"GET /after HTTP/1.1\r\n\r\n")])
+    assert passed == b""
+    assert len(log) == 1 and log[0][0] == "" and why in log[0][2], log
+    assert log[0][1] == sent.split(b"\r\n", 1)[0].decode("latin-1").strip()
+
+
+def test_a_smuggled_request_after_a_chunked_body_is_refused() -> None:
+    head = b"POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+    log, passed = _exchange([("c", head + b"GET /secret HTTP/1.1\r\nHost: h\r\n\r\n")])
+    refused = ("", "GET /secret HTTP/1.1", "a chunk size that is not hexadecimal")
+    assert log == [("POST", "/x", ""), refused]
+    assert b"/secret" not in passed
+    log, passed = _exchange([("c", head + b"2\r\nokGET /secret HTTP/1.1\r\n\r\n")])
+    assert [e[0] for e in log] == ["POST", ""] and b"/secret" not in passed
+
+
+def test_an_upgrade_the_service_ignored_leaves_the_connection_read() -> None:
+    upgrade = b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+    after = b"GET /after HTTP/1.1\r\n\r\n"
+    log, passed = _exchange([("c", upgrade), ("s", OK), ("c", after)])
+    assert log == [("GET", "/ws", ""), ("GET", "/after", "")] and passed == upgrade + after
+    connect = b"CONNECT h:443 HTTP/1.1\r\n\r\n"
+    refusal = b"HTTP/1.1 405 No\r\nContent-Length: 0\r\n\r\n"
+    log, _ = _exchange([("c", connect), ("s", refusal), ("c", after)])
+    assert [e[:2] for e in log] == [("CONNECT", "h:443"), ("GET", "/after")]
+
+
+def test_a_switched_protocol_is_relayed_unread() -> None:
+    upgrade = b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\r\n"
+    frames = b"\x81\x05hello GET /not-http HTTP/1.1\r\n\r\n"
+    switched = b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n"
+    log, passed = _exchange([("c", upgrade), ("s", switched), ("c", frames)])
+    assert log == [("GET", "/ws", "")] and passed == upgrade + frames

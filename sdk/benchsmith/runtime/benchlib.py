@@ -584,6 +584,7 @@ class _ServiceRecorder:
         self.started = time.monotonic()
         self.seq = self.in_flight = 0
         self.listeners: list[Any] = []
+        self.relaying: set[int] = set()  # local ports of relay connections not yet accepted
 
     def emit(self, entry: dict[str, Any]) -> None:
         with self.lock:
@@ -608,6 +609,7 @@ class _ServiceRecorder:
         )
         if python:
             self.patch_listen(socket)
+            self.patch_accept(socket)
         for name, listener in zip(self.names, self.listeners, strict=True):
             threading.Thread(target=self.accept, args=(listener, name), daemon=True).start()
         self.emit({"origins": origins})
@@ -626,6 +628,44 @@ class _ServiceRecorder:
                     pass
 
         socket.socket.listen = listen
+
+    def patch_accept(self, socket: Any) -> None:
+        """Guard the service's own port: a connection to it that does not come from one of the
+        relays (one sent straight to the port, bypassing the origins) is closed unserved and
+        recorded as a refused request of origin "" (:meth:`refuse`); ``accept`` then raises
+        ``ConnectionAbortedError``, which ``socketserver`` and ``asyncio`` skip."""
+        recorder, original = self, socket.socket.accept
+
+        def accept(sock: Any) -> Any:
+            conn, address = original(sock)
+            if sock.family not in (socket.AF_INET, socket.AF_INET6) or sock in recorder.listeners:
+                return conn, address
+            if not recorder.port or sock.getsockname()[1] != recorder.port:
+                return conn, address
+            host, port = str(address[0]).removeprefix("::ffff:"), int(address[1])
+            # A relay's connection is let in once, even if the relay closed it meanwhile: the
+            # backlog is accepted in order, so its port cannot come back in a later connection.
+            with recorder.lock:
+                relayed = host == "127.0.0.1" and port in recorder.relaying
+                if relayed:
+                    recorder.relaying.discard(port)
+            if relayed:
+                return conn, address
+            conn.close()
+            recorder.refuse("", "a connection straight to the service's port, not via an origin")
+            raise ConnectionAbortedError("benchsmith: a connection bypassing the origins")
+
+        socket.socket.accept = accept
+
+    def refuse(self, origin: str, reason: str, target: str = "") -> None:
+        """Record a refused request: one the relay could not read as HTTP/1.x (it closed the
+        connection instead of passing it on) or a connection that bypassed the origins. Its
+        method is "" (it fails any check of the methods) and ``refused`` says why."""
+        seq = self.arrived({
+            "method": "", "target": target[:4000], "version": "", "host": "", "headers": [],
+            "body_bytes": 0, "origin": origin, "refused": reason,
+        })  # fmt: skip
+        self.finished(seq, answered=False)
 
     def arrived(self, head: dict[str, Any]) -> int:
         """Record a request whose head arrived; its sequence number."""
@@ -667,15 +707,29 @@ class _ServiceRecorder:
         if not self.upstream.wait(60.0):
             client.close()
             return
-        try:
-            upstream = socket.create_connection(("127.0.0.1", self.port))
+        upstream = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        local = 0
+        try:  # its local port is known before the service can accept it (see patch_accept)
+            upstream.bind(("127.0.0.1", 0))
+            local = int(upstream.getsockname()[1])
+            with self.lock:
+                self.relaying.add(local)
+            upstream.connect(("127.0.0.1", self.port))
         except OSError:
+            with self.lock:
+                self.relaying.discard(local)
             client.close()
+            upstream.close()
             return
         http = _RelayedHttp(self, name)
         back = threading.Thread(target=_pump, args=(upstream, client, http.responses), daemon=True)
         back.start()
-        _pump(client, upstream, http.requests)
+        if not _pump(client, upstream, http.requests):  # refused: close both ends
+            for end in (client, upstream):
+                try:  # noqa: SIM105  # see LIGHT
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
         back.join()
         http.closed()
         client.close()
@@ -684,35 +738,87 @@ class _ServiceRecorder:
 
 _HEAD_LIMIT = 64 * 1024
 _TO_CLOSE, _CHUNKED, _OPAQUE = -2, -1, -3  # framings besides a Content-Length
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+_TOKEN = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+class _Refused(ValueError):
+    """A request stream the relay cannot read as HTTP/1.x: it records it and closes it."""
 
 
 class _HttpReader:
     """Reads one direction of an HTTP/1.x connection as bytes arrive: each message head goes
     to ``on_head``, which returns its body's framing (a length, ``_CHUNKED``, ``_TO_CLOSE``
-    or ``_OPAQUE``: stop reading); ``on_end`` gets the body size when the message ends."""
+    or ``_OPAQUE``: stop reading); ``on_end`` gets the body size when the message ends.
 
-    def __init__(self, on_head: Any, on_end: Any) -> None:
-        self.on_head, self.on_end = on_head, on_end
+    With ``on_refused`` (the requests' reader) :meth:`feed` holds back the bytes it has not
+    read yet (a head before its end, a chunk line before its newline), so that the relay
+    passes on only what it recorded; whatever it cannot read (a bad head, a bad chunk,
+    ``_Refused`` from ``on_head``, a head cut by the end of the stream) goes to
+    ``on_refused(reason, text)`` and :meth:`feed` returns None from then on: the relay
+    closes the connection. Without it (the responses' reader) every byte is relayed as it
+    comes, and a stream it cannot read is relayed unread."""
+
+    def __init__(self, on_head: Any, on_end: Any, on_refused: Any = None) -> None:
+        import threading
+
+        self.on_head, self.on_end, self.on_refused = on_head, on_end, on_refused
         self.buffer = b""
-        self.mode = "head"  # head, body, chunk, data, crlf, trailer, close, opaque
+        self.mode = "head"  # head, body, chunk, data, crlf, trailer, close, opaque, refused
         self.left = self.size = 0
+        self.lock = threading.Lock()  # feed and switch come from the two relay threads
 
-    def feed(self, data: bytes) -> None:
-        """Read ``data``; whatever it holds never stops the relay."""
-        if self.mode == "close":
-            self.size += len(data)
-        elif self.mode != "opaque":
-            self.buffer += data
+    def feed(self, data: bytes) -> bytes | None:
+        """Read ``data``; the bytes to relay now, None once the stream was refused."""
+        with self.lock:
+            if self.mode == "refused":
+                return None
+            if self.mode in ("opaque", "close"):
+                self.size += len(data)
+                data, self.buffer = self.buffer + data, b""  # what switch() left held back
+                return data
+            pending = self.buffer = self.buffer + data
             try:
                 while self.mode not in ("opaque", "close") and self.step():
                     pass
-            except Exception:  # a garbled stream is relayed, not read
-                self.mode, self.buffer = "opaque", b""
+            except Exception as exc:  # a garbled stream
+                self.garbled(exc)
+            if self.mode == "refused":
+                return None
+            if self.on_refused is None:  # the responses: relayed as they come
+                if self.mode == "opaque":
+                    self.buffer = b""
+                return data
+            if self.mode == "opaque":
+                self.buffer = b""
+                return pending
+            return pending[: len(pending) - len(self.buffer)]
 
-    def finish(self) -> None:
-        """The stream ended: a body framed by the close ends with it."""
-        if self.mode == "close":
-            self.end()
+    def garbled(self, exc: Exception) -> None:
+        if self.on_refused is None:  # relayed, not read
+            self.mode = "opaque"
+            return
+        text = self.buffer[:4000].decode("latin-1").split("\n", 1)[0].strip()
+        reason = str(exc) if isinstance(exc, _Refused) else f"unreadable {self.mode}"
+        self.mode, self.buffer = "refused", b""
+        self.on_refused(reason, text)
+
+    def switch(self) -> None:
+        """The connection switched protocols (an answered ``Upgrade`` or ``CONNECT``): relay
+        the rest unread."""
+        with self.lock:
+            if self.mode != "refused":
+                self.mode = "opaque"  # the bytes held back go with the next ones
+
+    def finish(self) -> bool:
+        """The stream ended: a body framed by the close ends with it; a request head it cut
+        is refused (False: the service, which got its bytes, must not answer it)."""
+        with self.lock:
+            if self.mode == "close":
+                self.end()
+            elif self.on_refused is not None and self.mode == "head" and self.buffer.strip():
+                self.garbled(_Refused("a request head cut by the end of the stream"))
+            return self.mode != "refused"
 
     def step(self) -> bool:
         """Read one element of the buffer; False when more bytes are needed."""
@@ -730,16 +836,22 @@ class _HttpReader:
         end = self.buffer.find(b"\n")
         if end < 0:
             if len(self.buffer) > _HEAD_LIMIT:
-                self.mode, self.buffer = "opaque", b""
+                raise _Refused(f"a chunk line over {_HEAD_LIMIT} bytes")
             return False
-        line, self.buffer = self.buffer[:end].strip(), self.buffer[end + 1 :]
+        line = self.buffer[:end].strip()  # taken off once read (a refusal names it)
         if self.mode == "chunk":
-            size = int(line.split(b";", 1)[0], 16)
+            digits = line.split(b";", 1)[0].strip()
+            if not digits or not _HEX.issuperset(digits):
+                raise _Refused("a chunk size that is not hexadecimal")
+            size = int(digits, 16)
             self.mode, self.left = ("data", size) if size else ("trailer", 0)
         elif self.mode == "crlf":
+            if line:
+                raise _Refused("chunk data longer than its size")
             self.mode = "chunk"
         elif not line:  # the trailer's end
             self.end()
+        self.buffer = self.buffer[end + 1 :]
         return True
 
     def head(self) -> bool:
@@ -750,17 +862,22 @@ class _HttpReader:
         ends = [(at, length) for at, length in found if at >= 0]
         if not ends:
             if len(self.buffer) > _HEAD_LIMIT:
-                self.mode, self.buffer = "opaque", b""
+                raise _Refused(f"a head over {_HEAD_LIMIT} bytes")
             return False
         at, length = min(ends)
         lines = self.buffer[:at].decode("latin-1").split("\n")
-        self.buffer = self.buffer[at + length :]
+        if self.on_refused is not None:
+            for h in lines[1:]:
+                name = h.split(":", 1)[0]
+                if ":" not in h or not name or not _TOKEN.issuperset(name):
+                    raise _Refused(f"a header line that is not NAME: VALUE: {h.strip()[:200]!r}")
         pairs = [h.split(":", 1) for h in lines[1:] if ":" in h]
         headers = [(k.strip(), v.strip()) for k, v in pairs]
         framing = self.on_head(lines[0].strip(), headers)
+        self.buffer = self.buffer[at + length :]
         self.size = 0
         if framing == _OPAQUE:
-            self.mode, self.buffer = "opaque", b""
+            self.mode = "opaque"
         elif framing == _TO_CLOSE:
             self.mode, self.size, self.buffer = "close", len(self.buffer), b""
         elif framing == _CHUNKED:
@@ -782,16 +899,42 @@ def _header(headers: list[tuple[str, str]], name: str) -> str:
 
 
 def _framing(headers: list[tuple[str, str]]) -> int:
-    """A message body's framing by its headers: chunked, its length, or none (0)."""
+    """A response body's framing by its headers: chunked, its length, or none (0)."""
     if "chunked" in _header(headers, "transfer-encoding").lower():
         return _CHUNKED
     length = _header(headers, "content-length")
     return int(length) if length.isdigit() else 0
 
 
+def _request_framing(headers: list[tuple[str, str]]) -> int:
+    """A request body's framing: chunked, its length or none (0); ``_Refused`` when its
+    length is ambiguous (a service could read it otherwise and find a request in it)."""
+    encodings = [v for k, v in headers if k.lower() == "transfer-encoding"]
+    lengths = {v for k, v in headers if k.lower() == "content-length"}
+    if encodings and lengths:
+        raise _Refused("both Transfer-Encoding and Content-Length")
+    if encodings:
+        if [e.lower() for e in encodings] != ["chunked"]:
+            raise _Refused(f"Transfer-Encoding other than chunked: {encodings[:3]}")
+        return _CHUNKED
+    if len(lengths) > 1:
+        raise _Refused(f"Content-Lengths that differ: {sorted(lengths)[:3]}")
+    length = next(iter(lengths), "0")
+    if not (length.isascii() and length.isdigit()):
+        raise _Refused(f"a Content-Length that is not a number: {length[:100]!r}")
+    return int(length)
+
+
 class _RelayedHttp:
     """What the relay of one connection reads of it: the requests from the client and the
-    responses from the service, paired in order (pipelining included)."""
+    responses from the service, paired in order (pipelining included).
+
+    The requests are read strictly: what is not an HTTP/1.x request (no version or another
+    one, HTTP/0.9 included; a bad method or header line; an ambiguous body length: both
+    ``Transfer-Encoding`` and ``Content-Length``, one not a number) is recorded as a refused
+    request (method "") and its connection closed before the service sees it. A connection
+    is read to its end unless the service switched protocols (101, or 2xx to ``CONNECT``);
+    an ``Upgrade`` answered otherwise changes nothing."""
 
     def __init__(self, recorder: _ServiceRecorder, origin: str) -> None:
         import collections
@@ -800,15 +943,17 @@ class _RelayedHttp:
         self.pending: collections.deque[tuple[int, str]] = collections.deque()  # unanswered
         self.reading = self.chunked = 0  # the request being read (its body chunked)
         self.answering = 0  # the request whose response is being read
-        self.requests = _HttpReader(self.request, self.request_end)
+        self.requests = _HttpReader(self.request, self.request_end, self.refused)
         self.responses = _HttpReader(self.response, self.response_end)
 
     def request(self, line: str, headers: list[tuple[str, str]]) -> int:
         """A request head: record it (before the service sees it); its body's framing."""
         parts = line.split()
-        if len(parts) != 3 or not parts[2].startswith("HTTP/"):
-            return _OPAQUE
-        framing = _framing(headers)
+        if len(parts) != 3 or not _TOKEN.issuperset(parts[0]):
+            raise _Refused("not an HTTP/1.x request line")
+        if not parts[2].startswith("HTTP/1.") or not parts[2][7:].isdigit():
+            raise _Refused(f"not HTTP/1.x but {parts[2][:20]!r}")
+        framing = _request_framing(headers)
         self.reading = self.recorder.arrived({
             "method": parts[0],
             "target": parts[1][:4000],
@@ -820,12 +965,14 @@ class _RelayedHttp:
         })  # fmt: skip
         self.chunked = self.reading if framing == _CHUNKED else 0
         self.pending.append((self.reading, parts[0].upper()))
-        upgrade = parts[0].upper() == "CONNECT" or _header(headers, "upgrade")
-        return _OPAQUE if upgrade else framing
+        return framing
 
     def request_end(self, size: int) -> None:
         if self.chunked:
             self.recorder.emit({"seq": self.chunked, "body_bytes": size})
+
+    def refused(self, reason: str, text: str) -> None:
+        self.recorder.refuse(self.origin, reason, text)
 
     def response(self, line: str, headers: list[tuple[str, str]]) -> int:
         """A response head: a final status answers the oldest pending request."""
@@ -838,6 +985,7 @@ class _RelayedHttp:
         self.answering, method = self.pending.popleft()
         self.recorder.answered(self.answering, status)
         if status == 101 or (method == "CONNECT" and 200 <= status < 300):
+            self.requests.switch()  # before the client can read this answer
             return _OPAQUE
         if method == "HEAD" or status in (204, 304):
             return 0
@@ -859,20 +1007,26 @@ class _RelayedHttp:
         self.pending.clear()
 
 
-def _pump(source: Any, target: Any, reader: _HttpReader) -> None:
+def _pump(source: Any, target: Any, reader: _HttpReader) -> bool:
     """Copy ``source`` to ``target`` until end of file (``reader`` reads each chunk before it
-    goes on), then end ``target``'s writing half."""
+    goes on), then end ``target``'s writing half; False (and nothing more copied) as soon as
+    the reader refused the stream."""
     try:
         while chunk := source.recv(65536):
-            reader.feed(chunk)
-            target.sendall(chunk)
+            relayed = reader.feed(chunk)
+            if relayed is None:
+                return False
+            if relayed:
+                target.sendall(relayed)
     except OSError:
         pass
-    reader.finish()
+    if not reader.finish():
+        return False
     try:  # noqa: SIM105  # see LIGHT
         target.shutdown(1)  # socket.SHUT_WR
     except OSError:
         pass
+    return True
 
 
 if __name__ == "__main__" and sys.argv[1:2] == [POD_FLAG]:
@@ -2137,10 +2291,13 @@ def run_command(
 class Request:
     """One request a fixture service received, as its request log recorded it.
 
-    The log is kept by benchlib, outside the fixture and out of the candidate's reach: the
+    The log is kept by benchlib, outside the fixture where the candidate cannot write: the
     relay of the service's origins reads each HTTP/1.x request and its response as they pass
     (keep-alive, pipelining, ``Content-Length`` and chunked bodies), whatever the service is
-    written in.
+    written in, and passes on only what it recorded (what it cannot read is recorded as
+    refused and its connection closed). A Python service also refuses and records a
+    connection sent straight to its own port; one that is not Python does not, so such
+    requests are missing from its log.
 
     Attributes:
         seq: Arrival order, from 1.
@@ -2157,8 +2314,14 @@ class Request:
         in_flight: Requests not yet answered (no final status line back at the relay) when
             it arrived, itself included: 1 when none other. A client that waits for each
             response before sending the next request always sees 1.
-        origin: The origin it came through (the service's name or a further origin).
+        origin: The origin it came through (the service's name or a further origin); ""
+            for a connection sent straight to a Python service's own port (refused).
         version: The HTTP version of the request line.
+        refused: Why the relay refused it, "" for a request it relayed: what it could not
+            read as an HTTP/1.x request (HTTP/0.9, a bad line, an ambiguous body length;
+            ``target`` then holds its first line) or a connection that bypassed the origins.
+            Its connection was closed unanswered, and its ``method`` is "", so that a check
+            of the methods fails on it.
     """
 
     seq: int
@@ -2173,6 +2336,7 @@ class Request:
     origin: str = ""
     end: float | None = None
     version: str = ""
+    refused: str = ""
 
     @property
     def path(self) -> str:
@@ -2206,6 +2370,7 @@ def requests_of(lines: Iterable[Mapping[str, Any]]) -> list[Request]:
                     in_flight=int(entry.get("in_flight", 1)), origin=str(entry.get("origin", "")),
                     end=None if entry.get("end") is None else float(entry["end"]),
                     version=str(entry.get("version", "")),
+                    refused=str(entry.get("refused", "")),
                 )
             )  # fmt: skip
     return found
