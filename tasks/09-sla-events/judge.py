@@ -120,7 +120,7 @@ ANCHOR_ROWS = {
         "status": "resolved",
         "reopen_count": "1",
         "first_response_seconds": "600",
-        "resolution_seconds": "16200",
+        "resolution_seconds": "15000",
         "resolution_breached": "true",
     },
     "T-107741": {

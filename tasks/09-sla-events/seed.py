@@ -125,6 +125,8 @@ TASK = {
             {"ticket_id": "T-106602", "type": "resolved", "at": "2026-03-16T08:00:00Z"},
             {"ticket_id": "T-106602", "type": "reopened", "at": "2026-03-16T09:30:00Z"},
             {"ticket_id": "T-106602", "type": "agent_reply", "at": "2026-03-16T09:40:00Z"},
+            {"ticket_id": "T-106602", "type": "waiting_customer", "at": "2026-03-16T10:00:00Z"},
+            {"ticket_id": "T-106602", "type": "customer_reply", "at": "2026-03-16T10:20:00Z"},
             {"ticket_id": "T-106602", "type": "resolved", "at": "2026-03-16T11:30:00Z"},
         ],
         "reopen-open": [
