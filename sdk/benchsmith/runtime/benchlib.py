@@ -4391,11 +4391,26 @@ def load_kept_run(folder: Path, fixture: str) -> Run | None:
     its folder, command results, service requests, lines and standard error (``source``
     reads the same folder; a sealed run's read-only input folders are not kept, see
     :meth:`_Trial.keep_runs`)."""
-    root = folder / fixture
+    record = _kept_record(folder, fixture)
+    return None if record is None else _kept_run(folder / fixture, fixture, record)
+
+
+def _kept_record(folder: Path, fixture: str) -> dict[str, Any] | None:
+    """``FIXTURE.json`` of a kept run (see :meth:`_Trial.keep_runs`), or None."""
     try:
-        record = json.loads((folder / f"{fixture}.json").read_text(encoding="utf-8"))
+        record: dict[str, Any] = json.loads(
+            (folder / f"{fixture}.json").read_text(encoding="utf-8")
+        )
     except FileNotFoundError:
         return None
+    return record
+
+
+def _kept_run(
+    root: Path, fixture: str, record: Mapping[str, Any], source: Files | None = None,
+    **extra: Any,
+) -> Run:  # fmt: skip
+    """The run in ``root`` with what its kept ``record`` says (``source``: its folder)."""
     results = [CommandResult(**r) for r in record["results"]]
     requests = {
         name: [Request(**{**q, "headers": tuple(tuple(h) for h in q["headers"])}) for q in log]
@@ -4403,23 +4418,10 @@ def load_kept_run(folder: Path, fixture: str) -> Run | None:
     }
     files = Files(root)
     return Run(
-        fixture, root, files, files, results=results, service_requests=requests,
+        fixture, root, files, source or files, results=results, service_requests=requests,
         service_logs=record.get("service_logs", {}),
-        service_stderr=record.get("service_stderr", {}),
+        service_stderr=record.get("service_stderr", {}), **extra,
     )  # fmt: skip
-
-
-def _kept_record(folder: Path, fixture: str) -> tuple[int | None, tuple[str, ...]]:
-    """The 1-based stage the run kept in ``folder`` for ``fixture`` was judged at (None when
-    there is none, or it was kept before runs recorded their stage) and the fixture's input
-    folders it left out."""
-    try:
-        record = json.loads((folder / f"{fixture}.json").read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None, ()
-    stage = record.get("stage")
-    inputs = tuple(str(rel) for rel in record.get("fixture_inputs", []))
-    return (stage if isinstance(stage, int) else None), inputs
 
 
 def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
@@ -4586,19 +4588,15 @@ class _Trial:
         Raises:
             RuntimeError: When ``folder`` holds no run of ``fixture`` at the judged stage.
         """
-        kept = load_kept_run(folder, fixture)
-        stage, inputs = _kept_record(folder, fixture)
-        if kept is None or stage != self.stage:
+        record = _kept_record(folder, fixture)
+        if record is None or record.get("stage") != self.stage:
             raise RuntimeError(f"{folder} holds no kept {fixture} run of stage {self.stage}")
+        inputs = tuple(str(rel) for rel in record.get("fixture_inputs", []))
         root = self.tmp / f"replay-{fixture}"  # the kept run, its left-out inputs linked back
-        shutil.copytree(kept.root, root, symlinks=True)
+        shutil.copytree(folder / fixture, root, symlinks=True)
         for rel in inputs:
             link_fixture(pristine / rel, root / rel, ["."])
-        run = Run(
-            fixture, root, Files(root), Files(pristine), kept.results, readonly=inputs,
-            replayed=True, service_requests=kept.service_requests,
-            service_logs=kept.service_logs, service_stderr=kept.service_stderr,
-        )  # fmt: skip
+        run = _kept_run(root, fixture, record, Files(pristine), readonly=inputs, replayed=True)
         if self.cache is not None and self.kit is not None:
             run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
         self.runs[fixture] = run
