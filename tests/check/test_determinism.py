@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchsmith.building import build
+from benchsmith.check import controls
 from benchsmith.check.battery import CheckOptions, check_tasks
+from benchsmith.check.environments import VARIED
 from benchsmith.check.results import ControlResult
+from benchsmith.check.seeds import Entries
+from benchsmith.lockfile import lock_tasks
 from tests.check.conftest import CopyExample
 
 # Authored generators that break determinism the ways the verifier audit lists.
@@ -80,3 +85,36 @@ def test_a_non_deterministic_generator_is_caught_and_its_file_named(
         "seed.py --fixture main is not deterministic: inputs/words.txt: content differs"
         in result.reason
     )
+
+
+def test_a_generator_that_depends_on_its_environment_is_caught_after_a_fresh_lock(
+    example: CopyExample, python: str
+) -> None:
+    """Locked under the plain environment, the varied run differs from the lock, and the
+    plain run then tells "not deterministic" apart from "drifted"."""
+    task = example("01-grade-summary")
+    (task / "fixtures.py").write_text("import benchlib\n" + TIME_ZONE, encoding="utf-8")
+    with open(task / "task.toml", "a", encoding="utf-8") as toml:
+        toml.write('\n[[files]]\npath = "inputs/words.txt"\ngenerator = "words"\n')
+    build([task])
+    lock_tasks([task], python=python)
+    result = _determinism(task, python)
+    assert not result.passed
+    assert "seed.py --fixture main is not deterministic: inputs/words.txt" in result.reason
+    assert "drifted" not in result.reason
+
+
+def test_a_fixture_equal_to_its_lock_is_seeded_once(
+    example: CopyExample, python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[tuple[str, str]] = []
+    real = controls.seed_entries
+
+    def counted(task_dir: Path, dest: Path, **kwargs: Any) -> Entries:
+        runs.append((kwargs["fixture"], kwargs["env"].name))
+        return real(task_dir, dest, **kwargs)
+
+    monkeypatch.setattr(controls, "seed_entries", counted)
+    result = _determinism(example("02-pantry-ledger"), python)
+    assert result.passed, result.reason
+    assert runs == [("main", VARIED[1].name), ("edge", VARIED[1].name)]
