@@ -3115,6 +3115,8 @@ class PodOutcome:
         origins: Each started service's origins (name -> port).
         requests: Each service's request log (see :class:`Request`).
         stderr: The end of each service's standard error (16 KiB at most).
+        not_run: The indexes of the commands the pod did not run (an earlier one timed out,
+            a service did not start, or the pod ended first), in order.
     """
 
     results: list[CommandResult]
@@ -3124,6 +3126,7 @@ class PodOutcome:
     origins: dict[str, dict[str, int]] = field(default_factory=dict)
     requests: dict[str, list[Request]] = field(default_factory=dict)
     stderr: dict[str, str] = field(default_factory=dict)
+    not_run: list[int] = field(default_factory=list)
 
 
 _PREPARE = (
@@ -3397,8 +3400,11 @@ def _pod_outcome(
         if report is None:
             why = "" if late else "not run: " + (outcome.error or ("" if done else crash))
             outcome.results.append(CommandResult(argv, None, late, "", "", out, why.strip()))
+            outcome.not_run.append(number)
             continue
         outcome.results.append(_reported_result(argv, report, out, err))
+        if str(report.get("error") or "").startswith("not run"):
+            outcome.not_run.append(number)
     return outcome
 
 
@@ -4076,6 +4082,14 @@ def import_probe_argv(argv: Sequence[str], python: str) -> list[str] | None:
     return resolve_argv([argv[0], "-c", IMPORT_PROBE, module, *rest], python)
 
 
+def _import_problem_of(result: CommandResult) -> str:
+    """Why an import probe's module does not import ("" when it does)."""
+    if result.timed_out or result.ok or result.error:
+        return ""  # still importing at the limit, imported, or the probe itself failed
+    tail = result.stderr.strip().splitlines()[-1:]
+    return f"the module does not import: {tail[0] if tail else f'exit {result.returncode}'}"
+
+
 class Judge:
     """A task's judge: generated data plus the authored checks registered on it.
 
@@ -4730,10 +4744,11 @@ class _Trial:
             return True
         probe = self.prepare("main", "import-probe")
         try:
-            problems = [(c, self.import_problem(c, probe.root, probe.readonly)) for c in failed]
+            found = self.import_problems(failed, probe.root, probe.readonly)
         finally:
             make_writable(probe.root)
             remove_path(probe.root)
+        problems = list(zip(failed, found, strict=True))
         for command, problem in problems:
             if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
@@ -4745,28 +4760,54 @@ class _Trial:
         """Why a ``python -m`` command's module does not import in the fixture ``root`` (""
         when it does, or for other commands), by a time-limited probe, sealed when the
         judging is (``readonly``: the fixture's input folders, as :attr:`Run.readonly`)."""
+        return self.import_problems([command], root, readonly)[0]
+
+    def import_problems(
+        self, commands: Sequence[Mapping[str, Any]], root: Path, readonly: Sequence[str] = ()
+    ) -> list[str]:
+        """:meth:`import_problem` of each of ``commands``, in order, probing each distinct
+        probe (command line, folder and time limit) once: identical probes of one fixture
+        answer alike. Sealed, the probes share one pod; one that the pod did not run (after
+        a probe that timed out) is run in a fresh pod."""
+        probes = [self._import_probe(c) for c in commands]
+        distinct = list(dict.fromkeys(p for p in probes if p is not None))
+        if self.kit is not None:
+            results = self._sealed_probes(self.kit, distinct, root, readonly)
+        else:
+            env = None if self.env is None else clean_env(self.env)
+            results = [
+                run_command(list(p.argv), cwd=root / p.cwd, timeout=p.timeout,
+                            scratch=self.tmp / "scratch", env=env)
+                for p in distinct
+            ]  # fmt: skip
+        found = {p: _import_problem_of(r) for p, r in zip(distinct, results, strict=True)}
+        return ["" if p is None else found[p] for p in probes]
+
+    def _import_probe(self, command: Mapping[str, Any]) -> PodCommand | None:
+        """The import probe of a ``python -m`` command (``None`` for other commands)."""
         argv = import_probe_argv(command["argv"], self.python)
         if argv is None:
-            return ""
+            return None
         timeout = min(float(command["timeout"]), IMPORT_PROBE_SECONDS) * self.time_scale
-        cwd = command.get("cwd", ".")
-        if self.kit is not None:
-            pod = PodCommand(tuple(argv), cwd, None, timeout)
+        return PodCommand(tuple(argv), command.get("cwd", "."), None, timeout)
+
+    def _sealed_probes(
+        self, kit: PodKit, probes: Sequence[PodCommand], root: Path, readonly: Sequence[str]
+    ) -> list[CommandResult]:
+        """Run ``probes`` in as few pods as their timeouts allow (a pod runs nothing after a
+        command that timed out); their results, in order."""
+        results: list[CommandResult] = []
+        while len(results) < len(probes):
+            pending = probes[len(results) :]
             outcome = run_pod(
-                self.kit, root, commands=[pod], scratch=self.tmp / "scratch", readonly=readonly
+                kit, root, commands=pending, scratch=self.tmp / "scratch", readonly=readonly
             )
             if outcome.error:
                 raise RuntimeError(outcome.error)
-            result = outcome.results[0]
-        else:
-            result = run_command(
-                argv, cwd=root / cwd, timeout=timeout, scratch=self.tmp / "scratch",
-                env=None if self.env is None else clean_env(self.env),
-            )  # fmt: skip
-        if result.timed_out or result.ok or result.error:
-            return ""  # still importing at the limit, imported, or the probe itself failed
-        tail = result.stderr.strip().splitlines()[-1:]
-        return f"the module does not import: {tail[0] if tail else f'exit {result.returncode}'}"
+            # the first probe of a pod counts whatever happened (as when each had its own pod)
+            ran = min((n for n in outcome.not_run if n > 0), default=len(pending))
+            results.extend(outcome.results[:ran])
+        return results
 
     def gate_outputs(self, run: Run) -> bool:
         """Level 2: every command completed and every output exists and parses."""
