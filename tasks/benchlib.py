@@ -1249,7 +1249,7 @@ def copy_path(src: Path, dest: Path) -> None:
 def remove_path(path: Path) -> None:
     """Remove a file, link, FIFO or folder if present, even when read-only."""
     if path.is_dir() and not path.is_symlink():
-        make_writable(path)
+        _open_folders(os.fspath(path))  # deleting needs only the folders writable
         shutil.rmtree(path)
     elif path.is_symlink() or path.exists():
         path.unlink()
@@ -1262,14 +1262,41 @@ def make_writable(root: Path) -> None:
     run hard-links (:func:`link_fixture`), whose mode is the fixture's; deleting a link needs
     only its folder writable.
     """
-    for folder, dirs, files in os.walk(root):
-        Path(folder).chmod(Path(folder).stat().st_mode | 0o700)
-        for name in files:
-            path = Path(folder, name)
-            status = path.lstat()
-            if not stat.S_ISLNK(status.st_mode) and status.st_nlink == 1:
-                path.chmod(status.st_mode | 0o600)
-        dirs.sort()
+    _open_folders(os.fspath(root), files=True)
+
+
+def _open_folders(root: str, *, files: bool = False) -> None:
+    """Give every folder under ``root`` (itself included) owner read, write and search
+    permission and, with ``files``, every file that is not a symlink and has one link owner
+    read and write permission.
+
+    Walks as :func:`os.walk` does (symlinks never followed, folders that cannot be listed
+    skipped), on ``str`` paths and :class:`os.DirEntry` types: a fixture holds thousands of
+    files.
+    """
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        os.chmod(folder, os.stat(folder).st_mode | 0o700)  # noqa: PTH101, PTH116  # str paths
+        folders = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:  # a symlink to a folder is listed with the folders, never entered
+                if not entry.is_symlink():
+                    folders.append(entry.path)
+            elif files:
+                status = entry.stat(follow_symlinks=False)
+                if not stat.S_ISLNK(status.st_mode) and status.st_nlink == 1:
+                    os.chmod(entry.path, status.st_mode | 0o600)  # noqa: PTH101  # str paths
+        stack.extend(sorted(folders, reverse=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -4746,7 +4773,6 @@ class _Trial:
         try:
             found = self.import_problems(failed, probe.root, probe.readonly)
         finally:
-            make_writable(probe.root)
             remove_path(probe.root)
         problems = list(zip(failed, found, strict=True))
         for command, problem in problems:
