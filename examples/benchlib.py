@@ -2057,11 +2057,18 @@ def input_folders(layout: Layout, fixture: Path, written: Iterable[str] = ()) ->
     return sorted(found)
 
 
-def link_fixture(pristine: Path, root: Path, linked: Sequence[str] = ()) -> None:
+def link_fixture(
+    pristine: Path, root: Path, linked: Sequence[str] = (), empty: Sequence[str] = ()
+) -> None:
     """Copy the folder ``pristine`` to ``root`` (created), keeping symlinks as links; files
     inside the folders ``linked`` (relative) are hard links to the pristine ones instead of
-    copies (copies where the file system refuses a link)."""
+    copies (copies where the file system refuses a link), and the folders ``empty``
+    (relative) are created without their content."""
     prefixes = tuple(str(root / rel) + os.sep for rel in linked)
+    emptied = {os.path.normpath(pristine / rel) for rel in empty}
+
+    def skip(folder: str, names: list[str]) -> list[str]:
+        return names if os.path.normpath(folder) in emptied else []
 
     def place(src: str, dst: str) -> str:
         if prefixes and dst.startswith(prefixes):
@@ -2072,7 +2079,9 @@ def link_fixture(pristine: Path, root: Path, linked: Sequence[str] = ()) -> None
                 pass
         return cast(str, shutil.copy2(src, dst, follow_symlinks=False))
 
-    shutil.copytree(pristine, root, symlinks=True, copy_function=place)
+    shutil.copytree(
+        pristine, root, symlinks=True, copy_function=place, ignore=skip if emptied else None
+    )
 
 
 def _link_stays_inside(link: Path, root: Path) -> bool:
@@ -3269,11 +3278,13 @@ def run_pod(
     limits: Limits | None = None,
     service_timeout: float = 15.0,
     readonly: Sequence[str] = (),
+    inputs: Path | None = None,
 ) -> PodOutcome:
     """Run ``services`` and then ``commands`` in one sandbox over the fixture ``root``.
 
     The pod is one minimal-view :class:`Seal`: ``root`` is its writable ``/workspace`` (but
-    for the folders ``readonly``, relative to ``root``, bound read-only over it), the
+    for the folders ``readonly``, relative to ``root``, bound read-only over it from the
+    same place in ``inputs``, by default ``root`` itself), the
     interpreter and ``kit``'s runtime copy are read-only, and PID 1 is benchlib's supervisor
     (``--pod``). Services and commands share the pod's private loopback and nothing else.
     Standard output and error of each command go to files under ``scratch``. Never raises
@@ -3298,10 +3309,11 @@ def run_pod(
     }
     plan_path = _scratch_file(scratch, "plan-")
     plan_path.write_text(json.dumps(plan), encoding="utf-8")
-    inputs = tuple(Bind(root / rel, f"{POD_ROOT}/{rel}") for rel in readonly)
+    source = root if inputs is None else inputs
+    bound = tuple(Bind(source / rel, f"{POD_ROOT}/{rel}") for rel in readonly)
     seal = Seal(
         binds=(
-            *kit.interpreter.binds(), Bind(kit.lib, POD_LIB), Bind(root, POD_ROOT, True), *inputs
+            *kit.interpreter.binds(), Bind(kit.lib, POD_LIB), Bind(root, POD_ROOT, True), *bound
         ),
         env=env, cwd=POD_ROOT, pid1=True, limits=limits or Limits(),
     )  # fmt: skip
@@ -4593,14 +4605,17 @@ class _Trial:
                 remove_path(building)
         return ready
 
-    def prepare(self, fixture: str, name: str = "") -> Run:
+    def prepare(self, fixture: str, name: str = "", *, bind_inputs: bool = False) -> Run:
         """Copy a pristine fixture into ``run-NAME`` (the fixture's name by default) and
         overlay the candidate's editable paths.
 
         Sealed, the input folders (:func:`input_folders`) are not copied: their files are
         hard-linked from the pristine fixture, and the pod binds those folders read-only (spec
         10.5), so no candidate can write, chmod, rename or delete them. Unsealed, everything
-        is copied (a candidate could otherwise reach the shared pristine files).
+        is copied (a candidate could otherwise reach the shared pristine files). With
+        ``bind_inputs`` (sealed only) the input folders are left empty instead: the pod must
+        then bind them from the pristine fixture (``run_pod(inputs=run.source.root)``), and
+        the run's own readers do not see them.
         """
         pristine = self.pristine(fixture)
         if self.replay is not None and not name:
@@ -4609,7 +4624,7 @@ class _Trial:
         readonly: tuple[str, ...] = ()
         if self.kit is not None:
             readonly = tuple(input_folders(self.layout, pristine, self.written_paths()))
-        link_fixture(pristine, root, readonly)
+        link_fixture(pristine, root, readonly, readonly if bind_inputs else ())
         skipped: list[str] = []
         outputs = [o["path"] for o in self.outputs]
         overlay(self.workspace, root, candidate_paths(self.layout.editable, outputs), skipped)
@@ -4762,16 +4777,17 @@ class _Trial:
         failed imports (spec section 6).
 
         A command that exited 0 imported its module, so only failed ones are probed; the
-        probe (:meth:`import_problem`) runs in a fresh copy of the fixture with the
+        probe (:meth:`import_problems`) runs in a fresh copy of the fixture with the
         candidate's files, so neither the commands' writes nor the probe's own reach
-        ``run``.
+        ``run``; sealed, its pod binds the input folders from the pristine fixture (read-only,
+        as for ``run``) instead of linking them again.
         """
         failed = [c for c, r in zip(self.commands, run.results, strict=True) if not r.ok]
         if not failed:
             return True
-        probe = self.prepare("main", "import-probe")
+        probe = self.prepare("main", "import-probe", bind_inputs=True)
         try:
-            found = self.import_problems(failed, probe.root, probe.readonly)
+            found = self.import_problems(failed, probe.root, probe.readonly, probe.source.root)
         finally:
             remove_path(probe.root)
         problems = list(zip(failed, found, strict=True))
@@ -4781,15 +4797,24 @@ class _Trial:
         return not any(problem for _, problem in problems)
 
     def import_problem(
-        self, command: Mapping[str, Any], root: Path, readonly: Sequence[str] = ()
+        self,
+        command: Mapping[str, Any],
+        root: Path,
+        readonly: Sequence[str] = (),
+        inputs: Path | None = None,
     ) -> str:
         """Why a ``python -m`` command's module does not import in the fixture ``root`` (""
         when it does, or for other commands), by a time-limited probe, sealed when the
-        judging is (``readonly``: the fixture's input folders, as :attr:`Run.readonly`)."""
-        return self.import_problems([command], root, readonly)[0]
+        judging is (``readonly``: the fixture's input folders, as :attr:`Run.readonly`,
+        bound from ``inputs`` as :func:`run_pod` does)."""
+        return self.import_problems([command], root, readonly, inputs)[0]
 
     def import_problems(
-        self, commands: Sequence[Mapping[str, Any]], root: Path, readonly: Sequence[str] = ()
+        self,
+        commands: Sequence[Mapping[str, Any]],
+        root: Path,
+        readonly: Sequence[str] = (),
+        inputs: Path | None = None,
     ) -> list[str]:
         """:meth:`import_problem` of each of ``commands``, in order, probing each distinct
         probe (command line, folder and time limit) once: identical probes of one fixture
@@ -4798,7 +4823,7 @@ class _Trial:
         probes = [self._import_probe(c) for c in commands]
         distinct = list(dict.fromkeys(p for p in probes if p is not None))
         if self.kit is not None:
-            results = self._sealed_probes(self.kit, distinct, root, readonly)
+            results = self._sealed_probes(self.kit, distinct, root, readonly, inputs)
         else:
             env = None if self.env is None else clean_env(self.env)
             results = [
@@ -4818,7 +4843,12 @@ class _Trial:
         return PodCommand(tuple(argv), command.get("cwd", "."), None, timeout)
 
     def _sealed_probes(
-        self, kit: PodKit, probes: Sequence[PodCommand], root: Path, readonly: Sequence[str]
+        self,
+        kit: PodKit,
+        probes: Sequence[PodCommand],
+        root: Path,
+        readonly: Sequence[str],
+        inputs: Path | None,
     ) -> list[CommandResult]:
         """Run ``probes`` in as few pods as their timeouts allow (a pod runs nothing after a
         command that timed out); their results, in order."""
@@ -4826,8 +4856,9 @@ class _Trial:
         while len(results) < len(probes):
             pending = probes[len(results) :]
             outcome = run_pod(
-                kit, root, commands=pending, scratch=self.tmp / "scratch", readonly=readonly
-            )
+                kit, root, commands=pending, scratch=self.tmp / "scratch", readonly=readonly,
+                inputs=inputs,
+            )  # fmt: skip
             if outcome.error:
                 raise RuntimeError(outcome.error)
             # the first probe of a pod counts whatever happened (as when each had its own pod)

@@ -414,3 +414,29 @@ def test_sealed_import_probes_share_one_pod(
     verdict = judge.evaluate(workspace, python=_real_python(), sealed=True)
     assert verdict["notes"][:2] == _broken_notes(["a", "b"])
     assert pods == [3, 1]
+
+
+def test_the_sealed_import_probe_reads_the_inputs_read_only(tmp_path: Path) -> None:
+    """The probe's pod binds the fixture's input folders as the commands' pod does: readable,
+    never writable."""
+    if not benchlib.sandbox_status()[0]:
+        pytest.skip("bubblewrap cannot run here")
+    source = (
+        "text = open('inputs/data.txt').read().strip()\n"
+        "try:\n"
+        "    open('inputs/new.txt', 'w')\n"
+        "    wrote = 'wrote'\n"
+        "except OSError as exc:\n"
+        "    wrote = f'errno {exc.errno}'\n"
+        "raise ImportError(f'saw {text}, {wrote}')\n"
+    )
+    judge, workspace = _module_judge(tmp_path, source)
+    seed = SEED + "pathlib.Path(parser.parse_args().out, 'inputs', 'data.txt').write_text('ok')\n"
+    (judge.task_dir / "seed.py").write_text(seed, "utf-8")
+    cache = tmp_path / "cache"
+    verdict = judge.evaluate(workspace, python=_real_python(), sealed=True, cache=cache)
+    assert verdict["notes"] == [
+        "level 1: python -m solution.app x: the module does not import: "
+        "ImportError: saw ok, errno 30"
+    ]
+    assert sorted(p.name for p in (cache / "main" / "inputs").iterdir()) == ["data.txt"]
