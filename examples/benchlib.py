@@ -4835,8 +4835,13 @@ class _Trial:
         return ["" if p is None else found[p] for p in probes]
 
     def _import_probe(self, command: Mapping[str, Any]) -> PodCommand | None:
-        """The import probe of a ``python -m`` command (``None`` for other commands)."""
-        argv = import_probe_argv(command["argv"], self.python)
+        """The import probe of a ``python -m`` command (``None`` for other commands).
+
+        Sealed, it names the interpreter the pod runs the commands with: ``--python`` may be
+        a pyenv shim, which does not exist inside the sandbox, so a probe naming it failed
+        to start and passed every module."""
+        python = self.python if self.kit is None else self.kit.interpreter.executable
+        argv = import_probe_argv(command["argv"], python)
         if argv is None:
             return None
         timeout = min(float(command["timeout"]), IMPORT_PROBE_SECONDS) * self.time_scale
