@@ -207,10 +207,11 @@ LEGACY_EXPORT_FROM = ms("2025-04-16T11:00:00.000Z")
 # clocks: per-format timestamp text, cached per minute
 # ---------------------------------------------------------------------------------------------
 
-# Format specs cost more than look-ups: "000" to "999", and the 60,000 ":SS.mmm" (or
-# ":SS,mmm") texts of a minute by the separator of the milliseconds.
+# Texts the hot emitters look up rather than format (formatting an int costs more than a
+# look-up): "000" to "999", the numbers below 10,000 (status, size, response time), and the
+# 60,000 ":SS.mmm" (or ":SS,mmm") texts of a minute, by the separator of the milliseconds.
 MILLIS = tuple(f"{k:03d}" for k in range(1000))
-NUMBERS = tuple(str(k) for k in range(10_000))  # so does formatting an int: status, size, rt
+NUMBERS = tuple(str(k) for k in range(10_000))
 SECONDS = {
     dot: tuple(head + milli for head in [f":{s:02d}{dot}" for s in range(60)] for milli in MILLIS)
     for dot in ".,"
@@ -370,7 +371,7 @@ class Hour:
             for _ in range(60)
         ]
 
-    # floor(x) equals int(x) for x >= 0 and is cheaper (int is a type: calling it costs more).
+    # floor(x) equals int(x) for x >= 0 and costs less to call (int is a type).
 
     def between(self, low: int, high: int) -> int:
         """A uniform integer in [low, high] (cheaper than randint)."""
