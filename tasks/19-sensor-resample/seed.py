@@ -229,6 +229,18 @@ TASK = {
                 "value": "0.000",
                 "status": "EST",
             },
+            {
+                "timestamp": "2026-03-03T05:40:40.000Z",
+                "sensor_id": "outdoor-temp",
+                "value": "-0.002",
+                "status": "OK",
+            },
+            {
+                "timestamp": "2026-03-03T05:41:40.000Z",
+                "sensor_id": "outdoor-temp",
+                "value": "0.001",
+                "status": "OK",
+            },
         ],
         "gap-threshold": [
             {
