@@ -1184,8 +1184,37 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
+_held: list[int] | None = None
+"""Stop signals received inside :func:`uninterrupted` (``None``: none is being held)."""
+
+
 def _interrupt(signum: int, frame: Any) -> None:
+    if _held is not None:
+        _held.append(signum)
+        return
     raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def uninterrupted() -> Iterator[None]:
+    """Hold stop signals while the block runs; the first that came is raised after it.
+
+    For a cleanup that must not stop half-way, such as removing an invocation's folder
+    after its lock file but before the folder itself. Blocking the signal would not do: it
+    reaches whichever thread does not block it, and Python runs the handler in the main
+    thread anyway. Outside the main thread, and nested, this holds nothing more.
+    """
+    global _held
+    if _held is not None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _held = []
+    try:
+        yield
+    finally:
+        held, _held = _held, None
+        if held:
+            raise Interrupted(held[0])
 
 
 REDELIVERY_DELAY = 0.05
@@ -1243,7 +1272,8 @@ def sweep_stale_temp(base: Path) -> list[Path]:
     removed = []
     for folder in sorted(base.glob(f"{TEMP_PREFIX}*")):
         if (folder / OWNER_LOCK).is_file() and not owner_alive(folder):
-            remove_tree(folder)
+            with uninterrupted():
+                _dispose(folder)
             removed.append(folder)
     return removed
 
@@ -1255,10 +1285,11 @@ def private_temp() -> Iterator[Path]:
     folders of dead invocations are swept first."""
     base = Path(tempfile.gettempdir())
     sweep_stale_temp(base)
-    root = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=base))
-    root.chmod(0o711)  # sandboxes reach their staged mounts through it; nobody lists it
-    handle = os.open(root / OWNER_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
-    fcntl.flock(handle, fcntl.LOCK_EX)
+    with uninterrupted():  # a folder without its lock file would never be swept
+        root = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=base))
+        root.chmod(0o711)  # sandboxes reach their staged mounts through it; nobody lists it
+        handle = os.open(root / OWNER_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(handle, fcntl.LOCK_EX)
     saved = tempfile.tempdir, os.environ.get("TMPDIR")
     tempfile.tempdir, os.environ["TMPDIR"] = str(root), str(root)
     try:
@@ -1269,14 +1300,17 @@ def private_temp() -> Iterator[Path]:
             os.environ.pop("TMPDIR", None)
         else:
             os.environ["TMPDIR"] = saved[1]
-        _dispose(root)
-        os.close(handle)
+        with uninterrupted():  # a stop signal now would leave the folder without its lock
+            _dispose(root)
+            os.close(handle)
 
 
 def _dispose(root: Path) -> None:
     """Remove an invocation's folder, its lock last: a child killed a moment ago (a sandbox
     dies with its PID namespace, not at once) may still create a file while this runs, and
-    a folder left behind must keep its lock file so the next sweep knows it is stale."""
+    a folder left behind must keep its lock file so the next sweep knows it is stale. Run it
+    :func:`uninterrupted`: a stop signal between the lock and the folder would leave a folder
+    no sweep removes."""
     for _ in range(20):
         for child in sorted(root.iterdir()) if root.is_dir() else []:
             if child.name == OWNER_LOCK:
