@@ -53,8 +53,9 @@ typecheck: $(STAMP)
 
 # The Harbor tests skip without .venv-harbor; here they must run, so its absence fails them.
 # Tests run on every core (pytest-xdist): most of their time is spent in child processes.
+# The 25 slowest are listed at the end: where CI's minutes go.
 unit: sandbox $(STAMP) $(HARBOR_STAMP)
-	BENCHSMITH_REQUIRE_HARBOR=1 $(BIN)/python -m pytest -n auto
+	BENCHSMITH_REQUIRE_HARBOR=1 $(BIN)/python -m pytest -n auto --durations=25
 
 # The quick inner loop: every test except those marked slow (large fixtures, whole batteries).
 unit-fast: $(STAMP)
