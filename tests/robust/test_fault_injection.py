@@ -105,11 +105,30 @@ def assert_group_gone(pgid: int) -> None:
         except ProcessLookupError:
             return
         time.sleep(0.02)
+    members = group_members(pgid)
     os.killpg(pgid, signal.SIGKILL)
     pytest.fail(
         f"process group {pgid} still had processes {GROUP_GONE_SECONDS:.0f} s after the command "
-        "ended"
+        "ended:\n" + "\n".join(members)
     )
+
+
+def group_members(pgid: int) -> list[str]:
+    """Each process of the group ``pgid``: its pid, state, kernel wait channel and command."""
+    found = []
+    for proc in sorted(Path("/proc").iterdir(), key=lambda p: p.name):
+        if not proc.name.isdigit():
+            continue
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != pgid:  # after the command name: state, ppid, pgrp
+                continue
+            wchan = (proc / "wchan").read_text()
+            argv = (proc / "cmdline").read_bytes().replace(b"\0", b" ")[:300]
+        except (OSError, IndexError, ValueError):
+            continue
+        found.append(f"{proc.name} {fields[0]} parent {fields[1]} in {wchan or '-'}: {argv!r}")
+    return found
 
 
 def assert_quiet(code: int, err: str, sig: int) -> None:
