@@ -1249,7 +1249,7 @@ def copy_path(src: Path, dest: Path) -> None:
 def remove_path(path: Path) -> None:
     """Remove a file, link, FIFO or folder if present, even when read-only."""
     if path.is_dir() and not path.is_symlink():
-        make_writable(path)
+        _open_folders(os.fspath(path))  # deleting needs only the folders writable
         shutil.rmtree(path)
     elif path.is_symlink() or path.exists():
         path.unlink()
@@ -1262,14 +1262,41 @@ def make_writable(root: Path) -> None:
     run hard-links (:func:`link_fixture`), whose mode is the fixture's; deleting a link needs
     only its folder writable.
     """
-    for folder, dirs, files in os.walk(root):
-        Path(folder).chmod(Path(folder).stat().st_mode | 0o700)
-        for name in files:
-            path = Path(folder, name)
-            status = path.lstat()
-            if not stat.S_ISLNK(status.st_mode) and status.st_nlink == 1:
-                path.chmod(status.st_mode | 0o600)
-        dirs.sort()
+    _open_folders(os.fspath(root), files=True)
+
+
+def _open_folders(root: str, *, files: bool = False) -> None:
+    """Give every folder under ``root`` (itself included) owner read, write and search
+    permission and, with ``files``, every file that is not a symlink and has one link owner
+    read and write permission.
+
+    Walks as :func:`os.walk` does (symlinks never followed, folders that cannot be listed
+    skipped), on ``str`` paths and :class:`os.DirEntry` types: a fixture holds thousands of
+    files.
+    """
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        os.chmod(folder, os.stat(folder).st_mode | 0o700)  # noqa: PTH101, PTH116  # str paths
+        folders = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:  # a symlink to a folder is listed with the folders, never entered
+                if not entry.is_symlink():
+                    folders.append(entry.path)
+            elif files:
+                status = entry.stat(follow_symlinks=False)
+                if not stat.S_ISLNK(status.st_mode) and status.st_nlink == 1:
+                    os.chmod(entry.path, status.st_mode | 0o600)  # noqa: PTH101  # str paths
+        stack.extend(sorted(folders, reverse=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2030,11 +2057,18 @@ def input_folders(layout: Layout, fixture: Path, written: Iterable[str] = ()) ->
     return sorted(found)
 
 
-def link_fixture(pristine: Path, root: Path, linked: Sequence[str] = ()) -> None:
+def link_fixture(
+    pristine: Path, root: Path, linked: Sequence[str] = (), empty: Sequence[str] = ()
+) -> None:
     """Copy the folder ``pristine`` to ``root`` (created), keeping symlinks as links; files
     inside the folders ``linked`` (relative) are hard links to the pristine ones instead of
-    copies (copies where the file system refuses a link)."""
+    copies (copies where the file system refuses a link), and the folders ``empty``
+    (relative) are created without their content."""
     prefixes = tuple(str(root / rel) + os.sep for rel in linked)
+    emptied = {os.path.normpath(pristine / rel) for rel in empty}
+
+    def skip(folder: str, names: list[str]) -> list[str]:
+        return names if os.path.normpath(folder) in emptied else []
 
     def place(src: str, dst: str) -> str:
         if prefixes and dst.startswith(prefixes):
@@ -2045,7 +2079,9 @@ def link_fixture(pristine: Path, root: Path, linked: Sequence[str] = ()) -> None
                 pass
         return cast(str, shutil.copy2(src, dst, follow_symlinks=False))
 
-    shutil.copytree(pristine, root, symlinks=True, copy_function=place)
+    shutil.copytree(
+        pristine, root, symlinks=True, copy_function=place, ignore=skip if emptied else None
+    )
 
 
 def _link_stays_inside(link: Path, root: Path) -> bool:
@@ -3115,6 +3151,8 @@ class PodOutcome:
         origins: Each started service's origins (name -> port).
         requests: Each service's request log (see :class:`Request`).
         stderr: The end of each service's standard error (16 KiB at most).
+        not_run: The indexes of the commands the pod did not run (an earlier one timed out,
+            a service did not start, or the pod ended first), in order.
     """
 
     results: list[CommandResult]
@@ -3124,6 +3162,7 @@ class PodOutcome:
     origins: dict[str, dict[str, int]] = field(default_factory=dict)
     requests: dict[str, list[Request]] = field(default_factory=dict)
     stderr: dict[str, str] = field(default_factory=dict)
+    not_run: list[int] = field(default_factory=list)
 
 
 _PREPARE = (
@@ -3239,11 +3278,13 @@ def run_pod(
     limits: Limits | None = None,
     service_timeout: float = 15.0,
     readonly: Sequence[str] = (),
+    inputs: Path | None = None,
 ) -> PodOutcome:
     """Run ``services`` and then ``commands`` in one sandbox over the fixture ``root``.
 
     The pod is one minimal-view :class:`Seal`: ``root`` is its writable ``/workspace`` (but
-    for the folders ``readonly``, relative to ``root``, bound read-only over it), the
+    for the folders ``readonly``, relative to ``root``, bound read-only over it from the
+    same place in ``inputs``, by default ``root`` itself), the
     interpreter and ``kit``'s runtime copy are read-only, and PID 1 is benchlib's supervisor
     (``--pod``). Services and commands share the pod's private loopback and nothing else.
     Standard output and error of each command go to files under ``scratch``. Never raises
@@ -3268,10 +3309,11 @@ def run_pod(
     }
     plan_path = _scratch_file(scratch, "plan-")
     plan_path.write_text(json.dumps(plan), encoding="utf-8")
-    inputs = tuple(Bind(root / rel, f"{POD_ROOT}/{rel}") for rel in readonly)
+    source = root if inputs is None else inputs
+    bound = tuple(Bind(source / rel, f"{POD_ROOT}/{rel}") for rel in readonly)
     seal = Seal(
         binds=(
-            *kit.interpreter.binds(), Bind(kit.lib, POD_LIB), Bind(root, POD_ROOT, True), *inputs
+            *kit.interpreter.binds(), Bind(kit.lib, POD_LIB), Bind(root, POD_ROOT, True), *bound
         ),
         env=env, cwd=POD_ROOT, pid1=True, limits=limits or Limits(),
     )  # fmt: skip
@@ -3397,8 +3439,11 @@ def _pod_outcome(
         if report is None:
             why = "" if late else "not run: " + (outcome.error or ("" if done else crash))
             outcome.results.append(CommandResult(argv, None, late, "", "", out, why.strip()))
+            outcome.not_run.append(number)
             continue
         outcome.results.append(_reported_result(argv, report, out, err))
+        if str(report.get("error") or "").startswith("not run"):
+            outcome.not_run.append(number)
     return outcome
 
 
@@ -4076,6 +4121,14 @@ def import_probe_argv(argv: Sequence[str], python: str) -> list[str] | None:
     return resolve_argv([argv[0], "-c", IMPORT_PROBE, module, *rest], python)
 
 
+def _import_problem_of(result: CommandResult) -> str:
+    """Why an import probe's module does not import ("" when it does)."""
+    if result.timed_out or result.ok or result.error:
+        return ""  # still importing at the limit, imported, or the probe itself failed
+    tail = result.stderr.strip().splitlines()[-1:]
+    return f"the module does not import: {tail[0] if tail else f'exit {result.returncode}'}"
+
+
 class Judge:
     """A task's judge: generated data plus the authored checks registered on it.
 
@@ -4552,14 +4605,17 @@ class _Trial:
                 remove_path(building)
         return ready
 
-    def prepare(self, fixture: str, name: str = "") -> Run:
+    def prepare(self, fixture: str, name: str = "", *, bind_inputs: bool = False) -> Run:
         """Copy a pristine fixture into ``run-NAME`` (the fixture's name by default) and
         overlay the candidate's editable paths.
 
         Sealed, the input folders (:func:`input_folders`) are not copied: their files are
         hard-linked from the pristine fixture, and the pod binds those folders read-only (spec
         10.5), so no candidate can write, chmod, rename or delete them. Unsealed, everything
-        is copied (a candidate could otherwise reach the shared pristine files).
+        is copied (a candidate could otherwise reach the shared pristine files). With
+        ``bind_inputs`` (sealed only) the input folders are left empty instead: the pod must
+        then bind them from the pristine fixture (``run_pod(inputs=run.source.root)``), and
+        the run's own readers do not see them.
         """
         pristine = self.pristine(fixture)
         if self.replay is not None and not name:
@@ -4568,7 +4624,7 @@ class _Trial:
         readonly: tuple[str, ...] = ()
         if self.kit is not None:
             readonly = tuple(input_folders(self.layout, pristine, self.written_paths()))
-        link_fixture(pristine, root, readonly)
+        link_fixture(pristine, root, readonly, readonly if bind_inputs else ())
         skipped: list[str] = []
         outputs = [o["path"] for o in self.outputs]
         overlay(self.workspace, root, candidate_paths(self.layout.editable, outputs), skipped)
@@ -4721,30 +4777,65 @@ class _Trial:
         failed imports (spec section 6).
 
         A command that exited 0 imported its module, so only failed ones are probed; the
-        probe (:meth:`import_problem`) runs in a fresh copy of the fixture with the
+        probe (:meth:`import_problems`) runs in a fresh copy of the fixture with the
         candidate's files, so neither the commands' writes nor the probe's own reach
-        ``run``.
+        ``run``; sealed, its pod binds the input folders from the pristine fixture (read-only,
+        as for ``run``) instead of linking them again.
         """
         failed = [c for c, r in zip(self.commands, run.results, strict=True) if not r.ok]
         if not failed:
             return True
-        probe = self.prepare("main", "import-probe")
+        probe = self.prepare("main", "import-probe", bind_inputs=True)
         try:
-            problems = [(c, self.import_problem(c, probe.root, probe.readonly)) for c in failed]
+            found = self.import_problems(failed, probe.root, probe.readonly, probe.source.root)
         finally:
-            make_writable(probe.root)
             remove_path(probe.root)
+        problems = list(zip(failed, found, strict=True))
         for command, problem in problems:
             if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
         return not any(problem for _, problem in problems)
 
     def import_problem(
-        self, command: Mapping[str, Any], root: Path, readonly: Sequence[str] = ()
+        self,
+        command: Mapping[str, Any],
+        root: Path,
+        readonly: Sequence[str] = (),
+        inputs: Path | None = None,
     ) -> str:
         """Why a ``python -m`` command's module does not import in the fixture ``root`` (""
         when it does, or for other commands), by a time-limited probe, sealed when the
-        judging is (``readonly``: the fixture's input folders, as :attr:`Run.readonly`).
+        judging is (``readonly``: the fixture's input folders, as :attr:`Run.readonly`,
+        bound from ``inputs`` as :func:`run_pod` does)."""
+        return self.import_problems([command], root, readonly, inputs)[0]
+
+    def import_problems(
+        self,
+        commands: Sequence[Mapping[str, Any]],
+        root: Path,
+        readonly: Sequence[str] = (),
+        inputs: Path | None = None,
+    ) -> list[str]:
+        """:meth:`import_problem` of each of ``commands``, in order, probing each distinct
+        probe (command line, folder and time limit) once: identical probes of one fixture
+        answer alike. Sealed, the probes share one pod; one that the pod did not run (after
+        a probe that timed out) is run in a fresh pod."""
+        probes = [self._import_probe(c) for c in commands]
+        distinct = list(dict.fromkeys(p for p in probes if p is not None))
+        if self.kit is not None:
+            results = self._sealed_probes(self.kit, distinct, root, readonly, inputs)
+        else:
+            env = None if self.env is None else clean_env(self.env)
+            results = [
+                run_command(list(p.argv), cwd=root / p.cwd, timeout=p.timeout,
+                            scratch=self.tmp / "scratch", env=env)
+                for p in distinct
+            ]  # fmt: skip
+        found = {p: _import_problem_of(r) for p, r in zip(distinct, results, strict=True)}
+        return ["" if p is None else found[p] for p in probes]
+
+    def _import_probe(self, command: Mapping[str, Any]) -> PodCommand | None:
+        """The import probe of a ``python -m`` command (``None`` for other commands).
 
         Sealed, it names the interpreter the pod runs the commands with: ``--python`` may be
         a pyenv shim, which does not exist inside the sandbox, so a probe naming it failed
@@ -4752,26 +4843,33 @@ class _Trial:
         python = self.python if self.kit is None else self.kit.interpreter.executable
         argv = import_probe_argv(command["argv"], python)
         if argv is None:
-            return ""
+            return None
         timeout = min(float(command["timeout"]), IMPORT_PROBE_SECONDS) * self.time_scale
-        cwd = command.get("cwd", ".")
-        if self.kit is not None:
-            pod = PodCommand(tuple(argv), cwd, None, timeout)
+        return PodCommand(tuple(argv), command.get("cwd", "."), None, timeout)
+
+    def _sealed_probes(
+        self,
+        kit: PodKit,
+        probes: Sequence[PodCommand],
+        root: Path,
+        readonly: Sequence[str],
+        inputs: Path | None,
+    ) -> list[CommandResult]:
+        """Run ``probes`` in as few pods as their timeouts allow (a pod runs nothing after a
+        command that timed out); their results, in order."""
+        results: list[CommandResult] = []
+        while len(results) < len(probes):
+            pending = probes[len(results) :]
             outcome = run_pod(
-                self.kit, root, commands=[pod], scratch=self.tmp / "scratch", readonly=readonly
-            )
+                kit, root, commands=pending, scratch=self.tmp / "scratch", readonly=readonly,
+                inputs=inputs,
+            )  # fmt: skip
             if outcome.error:
                 raise RuntimeError(outcome.error)
-            result = outcome.results[0]
-        else:
-            result = run_command(
-                argv, cwd=root / cwd, timeout=timeout, scratch=self.tmp / "scratch",
-                env=None if self.env is None else clean_env(self.env),
-            )  # fmt: skip
-        if result.timed_out or result.ok or result.error:
-            return ""  # still importing at the limit, imported, or the probe itself failed
-        tail = result.stderr.strip().splitlines()[-1:]
-        return f"the module does not import: {tail[0] if tail else f'exit {result.returncode}'}"
+            # the first probe of a pod counts whatever happened (as when each had its own pod)
+            ran = min((n for n in outcome.not_run if n > 0), default=len(pending))
+            results.extend(outcome.results[:ran])
+        return results
 
     def gate_outputs(self, run: Run) -> bool:
         """Level 2: every command completed and every output exists and parses."""

@@ -330,3 +330,113 @@ def test_the_import_probe_is_sealed_with_the_judging(tmp_path: Path) -> None:
     assert "does not import: ModuleNotFoundError" in verdict["notes"][0]
     judge, workspace = _module_judge(tmp_path / "kept", MARK)
     assert judge.evaluate(workspace, python=default_python(), sealed=True)["progress_level"] == 4
+
+
+BROKEN = (
+    "import sys\n"
+    "if __name__ != '__main__':\n"
+    "    with open({probed!r}, 'a') as f:\n"
+    "        f.write(sys.argv[1] + '\\n')\n"
+    "if sys.argv[1] == 'slow':\n"
+    "    import time\n"
+    "    time.sleep(120)\n"
+    "raise ImportError('broken ' + sys.argv[1])\n"
+)
+
+
+def _broken_judge(tmp_path: Path, runs: list[str], probed: str) -> tuple[benchlib.Judge, Path]:
+    """A judge of the ``python -m solution.app ARG`` commands ``runs`` (timeout 2 s) whose
+    module never imports; each import probe appends its ARG to the file ``probed``."""
+    judge, workspace = _module_judge(tmp_path, BROKEN.format(probed=probed))
+    template = judge.task["commands"][0]
+    judge.task["commands"] = [
+        template
+        | {"run": f"python -m solution.app {arg}", "argv": ["python", "-m", "solution.app", arg]}
+        | {"timeout": 2.0}
+        for arg in runs
+    ]
+    return judge, workspace
+
+
+def _broken_notes(runs: list[str]) -> list[str]:
+    return [
+        f"level 1: python -m solution.app {arg}: the module does not import: "
+        f"ImportError: broken {arg}"
+        for arg in runs
+    ]
+
+
+def test_identical_import_probes_run_once(tmp_path: Path) -> None:
+    """Commands with the same probe (module, arguments, folder) share its answer; every
+    failed command still gets its own note, in order."""
+    runs = ["a", "b", "a", "a"]
+    probed = tmp_path / "probed"
+    judge, workspace = _broken_judge(tmp_path, runs, str(probed))
+    verdict = judge.evaluate(workspace, python=default_python())
+    assert verdict["progress_level"] == 0
+    assert verdict["notes"] == _broken_notes(runs)
+    assert probed.read_text("utf-8").split() == ["a", "b"]
+
+
+def _real_python() -> str:
+    """The interpreter ``default_python()`` runs (a sealed pod binds only that one)."""
+    code = "import os, sys; print(os.path.realpath(sys.executable))"
+    return subprocess.run(
+        [default_python(), "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def test_sealed_import_probes_share_one_pod(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sealed, the distinct probes of a judging run in one pod; a probe that times out (its
+    module counts as importing) does not keep the later ones from running."""
+    if not benchlib.sandbox_status()[0]:
+        pytest.skip("bubblewrap cannot run here")
+    pods: list[int] = []
+    run_pod = benchlib.run_pod
+
+    def counting(*args: Any, **kwargs: Any) -> benchlib.PodOutcome:
+        if any(benchlib.IMPORT_PROBE in c.argv for c in kwargs["commands"]):
+            pods.append(len(kwargs["commands"]))
+        return run_pod(*args, **kwargs)
+
+    monkeypatch.setattr(benchlib, "run_pod", counting)
+    runs = ["a", "b", "a", "c"]
+    judge, workspace = _broken_judge(tmp_path, runs, "probed")
+    verdict = judge.evaluate(workspace, python=_real_python(), sealed=True)
+    assert (verdict["progress_level"], verdict["notes"]) == (0, _broken_notes(runs))
+    assert pods == [3]
+
+    pods.clear()
+    runs = ["a", "slow", "b"]
+    judge, workspace = _broken_judge(tmp_path / "slow", runs, "probed")
+    verdict = judge.evaluate(workspace, python=_real_python(), sealed=True)
+    assert verdict["notes"][:2] == _broken_notes(["a", "b"])
+    assert pods == [3, 1]
+
+
+def test_the_sealed_import_probe_reads_the_inputs_read_only(tmp_path: Path) -> None:
+    """The probe's pod binds the fixture's input folders as the commands' pod does: readable,
+    never writable."""
+    if not benchlib.sandbox_status()[0]:
+        pytest.skip("bubblewrap cannot run here")
+    source = (
+        "text = open('inputs/data.txt').read().strip()\n"
+        "try:\n"
+        "    open('inputs/new.txt', 'w')\n"
+        "    wrote = 'wrote'\n"
+        "except OSError as exc:\n"
+        "    wrote = f'errno {exc.errno}'\n"
+        "raise ImportError(f'saw {text}, {wrote}')\n"
+    )
+    judge, workspace = _module_judge(tmp_path, source)
+    seed = SEED + "pathlib.Path(parser.parse_args().out, 'inputs', 'data.txt').write_text('ok')\n"
+    (judge.task_dir / "seed.py").write_text(seed, "utf-8")
+    cache = tmp_path / "cache"
+    verdict = judge.evaluate(workspace, python=_real_python(), sealed=True, cache=cache)
+    assert verdict["notes"] == [
+        "level 1: python -m solution.app x: the module does not import: "
+        "ImportError: saw ok, errno 30"
+    ]
+    assert sorted(p.name for p in (cache / "main" / "inputs").iterdir()) == ["data.txt"]

@@ -155,6 +155,37 @@ def test_link_fixture_links_only_the_input_folders(tmp_path: Path) -> None:
     assert (root / "inputs" / "alias.csv").readlink() == Path("a.csv")
 
 
+def test_make_writable_opens_the_tree_but_never_follows_links(tmp_path: Path) -> None:
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "a" / "b").mkdir(parents=True)
+    outside.mkdir()
+    for path in [root / "top.txt", root / "a" / "b" / "deep.txt", outside / "private.txt"]:
+        path.write_text("x", "utf-8")
+        path.chmod(0o444)
+    (root / "a" / "file-link").symlink_to(outside / "private.txt")
+    (root / "a" / "folder-link").symlink_to(outside)
+    (root / "a" / "dangling").symlink_to(tmp_path / "missing")
+    for folder in [root / "a" / "b", root / "a", outside]:
+        folder.chmod(0o555)
+    benchlib.make_writable(root)
+    rels = ["root/top.txt", "root/a", "root/a/b", "root/a/b/deep.txt", "outside"]
+    modes = {
+        rel: (tmp_path / rel).lstat().st_mode & 0o777 for rel in [*rels, "outside/private.txt"]
+    }
+    assert modes == {
+        "root/top.txt": 0o644,
+        "root/a": 0o755,
+        "root/a/b": 0o755,
+        "root/a/b/deep.txt": 0o644,
+        "outside": 0o555,
+        "outside/private.txt": 0o444,
+    }
+    (root / "a").chmod(0o555)
+    benchlib.remove_path(root)
+    assert not root.exists() and (outside / "private.txt").read_text("utf-8") == "x"
+    outside.chmod(0o755)
+
+
 def test_removing_a_linked_run_leaves_the_pristine_modes_alone(tmp_path: Path) -> None:
     pristine, root = tmp_path / "pristine", tmp_path / "root"
     (pristine / "inputs").mkdir(parents=True)
