@@ -19,15 +19,21 @@ from benchsmith.errors import UsageError
 TARGET = (3, 12)
 
 
-def _works(executable: str) -> bool:
+def _real_executable(executable: str) -> str | None:
+    """The interpreter ``executable`` runs when it is a Python 3.12 (a pyenv shim resolved to
+    the version's own binary, which works without pyenv on PATH and inside a sandbox), or
+    ``None``."""
     try:
         done = subprocess.run(
-            [executable, "-c", "import sys; print(sys.version_info[:2])"],
+            [executable, "-c", "import sys; print(sys.version_info[:2]); print(sys.executable)"],
             capture_output=True, text=True, timeout=20, check=False,
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0 and done.stdout.strip() == str(TARGET)
+        return None
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != 2 or lines[0] != str(TARGET):
+        return None
+    return lines[1] or executable
 
 
 def _pyenv_candidates() -> list[str]:
@@ -40,11 +46,12 @@ def _pyenv_candidates() -> list[str]:
 
 @cache
 def default_python() -> str:
-    """Return a working Python 3.12 when the machine has one, else the current interpreter."""
+    """Return a working Python 3.12 when the machine has one (the interpreter itself, never a
+    pyenv shim), else the current interpreter."""
     on_path = shutil.which("python3.12")
     for candidate in ([on_path] if on_path else []) + _pyenv_candidates():
-        if _works(candidate):
-            return candidate
+        if found := _real_executable(candidate):
+            return found
     return sys.executable
 
 
