@@ -140,6 +140,7 @@ import csv
 import datetime as dt
 import hashlib
 import io
+import itertools
 from decimal import ROUND_HALF_UP, Decimal
 
 # JUDGE NOTES. The main fixture has 1.2 million readings; recomputing the truth from them in
@@ -254,7 +255,7 @@ def main_digests(outputs: dict[str, list[list[str]]]) -> dict[str, object]:
 
 
 def data(run: benchlib.Run, rel: str) -> list[list[str]]:
-    """The candidate's data rows of a small output (resets.csv, gaps.csv, the edge's)."""
+    """The candidate's data rows of an edge output."""
     if rel not in run.memo:
         run.memo[rel] = run.files.csv_rows(rel)[1:]
     return run.memo[rel]
@@ -339,18 +340,27 @@ def counter_deltas(run: benchlib.Run) -> None:
     benchlib.expect_equal(resampled(run).counter, MAIN["counter"], "digest of the counter rows")
 
 
+def listed(run: benchlib.Run, rel: str, want: tuple[int, str]) -> None:
+    """A small main output's data rows have MAIN's (count, digest). At most one row more
+    than the true count is read: a longer file is wrong whatever follows (the level-2 gate
+    parsed all of it already; a hostile candidate writes 650,000 rows here)."""
+    with run.files.path(rel).open(encoding="utf-8-sig", newline="") as stream:
+        rows = list(itertools.islice(csv.reader(stream), 1, want[0] + 2))
+    what = f"{rel.removeprefix('output/')} (rows, digest)"
+    benchlib.expect(len(rows) <= want[0], f"{what}: expected {want[0]} rows, got more")
+    benchlib.expect_equal((len(rows), digest(rows)), want, what)
+
+
 @judge.check(level=4)
 def resets_listed(run: benchlib.Run) -> None:
     """resets.csv: every decrease of a counter, sorted by sensor_id, then timestamp."""
-    rows = data(run, RESETS)
-    benchlib.expect_equal((len(rows), digest(rows)), MAIN["resets"], "resets.csv (rows, digest)")
+    listed(run, RESETS, MAIN["resets"])
 
 
 @judge.check(level=4)
 def gaps_listed(run: benchlib.Run) -> None:
     """gaps.csv: every gap of more than 900 s, sorted by sensor_id, then gap_start."""
-    rows = data(run, GAPS)
-    benchlib.expect_equal((len(rows), digest(rows)), MAIN["gaps"], "gaps.csv (rows, digest)")
+    listed(run, GAPS, MAIN["gaps"])
 
 
 @judge.edge

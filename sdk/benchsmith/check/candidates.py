@@ -229,11 +229,12 @@ def records(rel, text):
     return []
 
 
-def cell(record, name, index):
+def cells(record, names):
     values = list(record.values())
-    if name in record:
-        return record[name]
-    return values[index] if index < len(values) else ""
+    return [
+        record[n] if n in record else values[i] if i < len(values) else ""
+        for i, n in enumerate(names)
+    ]
 
 
 TEXTS = {rel: read_text(rel) for rel in input_files()}
@@ -255,7 +256,7 @@ def spam(rel, fmt, header):
             writer = csv.writer(stream, lineterminator="\\n")
             names = header or sorted({k for r in ROWS for k in r})
             writer.writerow(names)
-            writer.writerows([cell(r, n, i) for i, n in enumerate(names)] for r in ROWS)
+            writer.writerows(cells(r, names) for r in ROWS)
         elif fmt == "json":
             json.dump(ROWS or TEXTS, stream, indent=1)
         elif fmt == "jsonl":
