@@ -1197,12 +1197,14 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 @contextlib.contextmanager
 def uninterrupted() -> Iterator[None]:
-    """Hold stop signals while the block runs; the first that came is raised after it.
+    """Hold stop signals while the block runs; the first that came is raised after it,
+    unless an exception is already on its way out (that one is what the caller must see).
 
-    For a cleanup that must not stop half-way, such as removing an invocation's folder
-    after its lock file but before the folder itself. Blocking the signal would not do: it
-    reaches whichever thread does not block it, and Python runs the handler in the main
-    thread anyway. Outside the main thread, and nested, this holds nothing more.
+    For the few steps that must not stop half-way, such as removing an invocation's lock
+    file and then its folder: keep the block that short, a held signal waits for it.
+    Blocking the signal would not do: it reaches whichever thread does not block it, and
+    Python runs the handler in the main thread anyway. Outside the main thread, and nested,
+    this holds nothing more.
     """
     global _held
     if _held is not None or threading.current_thread() is not threading.main_thread():
@@ -1213,7 +1215,7 @@ def uninterrupted() -> Iterator[None]:
         yield
     finally:
         held, _held = _held, None
-        if held:
+        if held and sys.exc_info()[1] is None:
             raise Interrupted(held[0])
 
 
@@ -1271,11 +1273,29 @@ def sweep_stale_temp(base: Path) -> list[Path]:
     their workspaces, seeded caches and judges' folders (``benchlib-judge-*``)."""
     removed = []
     for folder in sorted(base.glob(f"{TEMP_PREFIX}*")):
-        if (folder / OWNER_LOCK).is_file() and not owner_alive(folder):
-            with uninterrupted():
-                _dispose(folder)
+        if (folder / OWNER_LOCK).is_file():
+            if owner_alive(folder):
+                continue
+        elif not _abandoned(folder):
+            continue  # an invocation that is creating it: its lock comes next
+        _dispose(folder, tries=1)
+        if not folder.exists():
             removed.append(folder)
     return removed
+
+
+ABANDONED_SECONDS: Final = 600.0
+"""Age after which a runner's folder without a lock file is swept: one whose owner was
+killed (``kill -9``) between creating it and its lock, or between removing the lock and
+the folder. A live invocation's folder has its lock a moment after it is created."""
+
+
+def _abandoned(folder: Path) -> bool:
+    try:
+        changed = folder.stat().st_mtime
+    except OSError:
+        return False
+    return time.time() - changed > ABANDONED_SECONDS
 
 
 @contextlib.contextmanager
@@ -1285,14 +1305,15 @@ def private_temp() -> Iterator[Path]:
     folders of dead invocations are swept first."""
     base = Path(tempfile.gettempdir())
     sweep_stale_temp(base)
-    with uninterrupted():  # a folder without its lock file would never be swept
-        root = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=base))
-        root.chmod(0o711)  # sandboxes reach their staged mounts through it; nobody lists it
-        handle = os.open(root / OWNER_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(handle, fcntl.LOCK_EX)
     saved = tempfile.tempdir, os.environ.get("TMPDIR")
-    tempfile.tempdir, os.environ["TMPDIR"] = str(root), str(root)
+    root: Path | None = None
+    handle: int | None = None
     try:
+        with uninterrupted():  # its lock file must exist before anything can stop this
+            root = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=base))
+            root.chmod(0o711)  # sandboxes reach their staged mounts through it; nobody lists it
+            handle = _owner_lock(root)
+        tempfile.tempdir, os.environ["TMPDIR"] = str(root), str(root)
         yield root
     finally:
         tempfile.tempdir = saved[0]
@@ -1300,19 +1321,33 @@ def private_temp() -> Iterator[Path]:
             os.environ.pop("TMPDIR", None)
         else:
             os.environ["TMPDIR"] = saved[1]
-        with uninterrupted():  # a stop signal now would leave the folder without its lock
-            _dispose(root)
-            os.close(handle)
+        try:
+            if root is not None:
+                _dispose(root)
+        finally:
+            if handle is not None:
+                os.close(handle)
 
 
-def _dispose(root: Path) -> None:
+def _owner_lock(root: Path) -> int:
+    """Create ``root``'s lock file, already locked: it is locked under another name and then
+    renamed, so no sweep (:func:`sweep_stale_temp`) ever sees it unlocked and takes a live
+    invocation's folder for a dead one's. Returns the open, locked handle."""
+    staged = root / f"{OWNER_LOCK}-new"
+    handle = os.open(staged, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    staged.rename(root / OWNER_LOCK)
+    return handle
+
+
+def _dispose(root: Path, tries: int = 20) -> None:
     """Remove an invocation's folder, its lock last: a child killed a moment ago (a sandbox
     dies with its PID namespace, not at once) may still create a file while this runs, and
-    a folder left behind must keep its lock file so the next sweep knows it is stale. Run it
-    :func:`uninterrupted`: a stop signal between the lock and the folder would leave a folder
-    no sweep removes."""
-    for _ in range(20):
-        for child in sorted(root.iterdir()) if root.is_dir() else []:
+    a folder left behind must keep its lock file so the next sweep knows it is stale."""
+    for _ in range(tries):
+        if not root.is_dir():
+            return
+        for child in sorted(root.iterdir()):
             if child.name == OWNER_LOCK:
                 continue
             if child.is_dir() and not child.is_symlink():
@@ -1320,11 +1355,31 @@ def _dispose(root: Path) -> None:
             else:
                 with contextlib.suppress(OSError):
                     child.unlink()
-        with contextlib.suppress(OSError):
-            if [c.name for c in root.iterdir()] in ([OWNER_LOCK], []):
-                remove_tree(root)
-                return
+        if _remove_emptied(root):
+            return
         time.sleep(0.05)
+
+
+def _remove_emptied(root: Path) -> bool:
+    """Remove ``root`` if nothing but its lock file is left in it; whether it is gone.
+
+    The lock goes, then the folder, stop signals held in between (:func:`uninterrupted`): a
+    signal there would leave a folder without its lock. Should a file appear meanwhile, an
+    (unlocked) lock file is put back, so the folder stays a dead invocation's to any sweep.
+    """
+    with uninterrupted():
+        try:
+            if [c.name for c in root.iterdir()] not in ([OWNER_LOCK], []):
+                return False
+            (root / OWNER_LOCK).unlink(missing_ok=True)
+            root.rmdir()
+        except FileNotFoundError:
+            return True
+        except OSError:
+            with contextlib.suppress(OSError):
+                (root / OWNER_LOCK).touch()
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------

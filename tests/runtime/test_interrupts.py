@@ -72,6 +72,29 @@ def test_a_stop_signal_during_the_temporary_folders_removal_waits_until_it_is_go
         monkeypatch.setattr(os, "unlink", unlink_then_stop)
     assert not root.exists()
     assert list(tmp_path.iterdir()) == []
+    # an error on its way out is what the caller sees, not the SIGTERM (os.unlink still sends
+    # it) that came meanwhile
+    with pytest.raises(RuntimeError, match="the body failed"), interruptible(), private_temp():
+        raise RuntimeError("the body failed")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_stop_signal_while_the_folder_is_created_removes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    rename = os.rename
+
+    def rename_then_stop(*args: Any, **kwargs: Any) -> None:
+        rename(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(os, "rename", rename_then_stop)  # the lock file is put in place
+    entered = False
+    with pytest.raises(Interrupted), interruptible(), private_temp():
+        entered = True
+    assert not entered
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_held_signals_are_raised_after_the_block_and_nothing_is_held_outside_it() -> None:
@@ -92,12 +115,16 @@ def test_a_stale_folder_is_swept_and_a_live_ones_is_kept(tmp_path: Path) -> None
     (stale / "cache").mkdir(parents=True)
     (stale / OWNER_LOCK).touch()
     (tmp_path / f"{TEMP_PREFIX}unlocked").mkdir()  # being created: not the sweep's to judge
+    abandoned = tmp_path / f"{TEMP_PREFIX}abandoned"  # killed before its lock existed
+    (abandoned / "workspace").mkdir(parents=True)
+    an_hour_ago = time.time() - 3600
+    os.utime(abandoned, (an_hour_ago, an_hour_ago))
     live = tmp_path / f"{TEMP_PREFIX}live"
     live.mkdir()
     handle = os.open(live / OWNER_LOCK, os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)
-        assert sweep_stale_temp(tmp_path) == [stale]
+        assert sweep_stale_temp(tmp_path) == [abandoned, stale]
     finally:
         os.close(handle)
     left = sorted(p.name for p in tmp_path.iterdir())
