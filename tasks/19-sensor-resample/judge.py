@@ -342,8 +342,10 @@ def counter_deltas(run: benchlib.Run) -> None:
 
 def listed(run: benchlib.Run, rel: str, want: tuple[int, str]) -> None:
     """A small main output's data rows have MAIN's (count, digest). At most one row more
-    than the true count is read: a longer file is wrong whatever follows (the level-2 gate
-    parsed all of it already; a hostile candidate writes 650,000 rows here)."""
+    than the true count is read: a longer file is wrong whatever follows (a hostile
+    candidate writes 650,000 rows here). Reading the file directly is safe because the
+    level-2 gate already parsed all of it through ``run.files`` (size limit, regular file,
+    UTF-8, CSV shape and header)."""
     with run.files.path(rel).open(encoding="utf-8-sig", newline="") as stream:
         rows = list(itertools.islice(csv.reader(stream), 1, want[0] + 2))
     what = f"{rel.removeprefix('output/')} (rows, digest)"

@@ -104,3 +104,27 @@ def test_the_level_2_gate_reads_a_csv_header_from_its_one_parse(
     wrong = trial.output_problem(run, {**output, "header": ["id", "sku", "qty"]})
     assert wrong.startswith("out/t.csv header: expected 3 items, got 4")
     assert parsed == ["out/t.csv", "out/t.csv"]
+
+
+def test_a_malformed_where_fails_only_its_own_expectation(tmp_path: Path) -> None:
+    judge, trial = _judge(tmp_path, [{"where": "sku=A", "count": 2}, {"count": 3}])
+    outcomes = trial.run_checks(judge.main_checks, _run(tmp_path))
+    assert [o.passed for o in outcomes] == [False, True]
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.csv.gz"])
+def test_a_bom_and_gzip_select_as_plain_text_does(tmp_path: Path, name: str) -> None:
+    import gzip
+
+    data = ("\ufeff" + TABLE).encode()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    files = benchlib.Files(tmp_path)
+    run = benchlib.Run("main", tmp_path, files, files)
+    for spec, failure in CASES:
+        full = {"file": f"out/{name}", **spec}
+        if failure:
+            with pytest.raises(benchlib.CheckFailed, match=failure):
+                benchlib.check_expectation(run, full)
+        else:
+            benchlib.check_expectation(run, full)

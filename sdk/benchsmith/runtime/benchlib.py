@@ -3738,6 +3738,8 @@ def _is_csv_selection(spec: Mapping[str, Any]) -> bool:
         return False
     if spec.get("absent") and "where" not in spec:
         return False
+    if not isinstance(spec.get("where", {}), Mapping):
+        return False  # fails on its own, as before, not every expectation sharing its file
     return "file" in spec and str(spec["file"]).removesuffix(".gz").endswith(".csv")
 
 
@@ -3751,10 +3753,11 @@ def _csv_selection(run: Run, spec: Mapping[str, Any]) -> list[dict[str, str]]:
     (the rows :meth:`Files.records` gives that :func:`_matches` ``where``).
 
     A large file is parsed once for all the expectations of the run that select rows of it
-    (:attr:`Run.pending`, the declared ones not yet evaluated), not once per expectation, and
-    only the selected rows become dicts; a selection is dropped once every pending
-    expectation that needs it was evaluated. A file that fails to parse fails each of them
-    with the same note.
+    (:attr:`Run.pending`, the declared ones not yet evaluated), not once per expectation.
+    Each selection keeps the selected rows as parsed, and only the expectation using it
+    turns them into dicts; it is dropped once every pending expectation that needs it was
+    evaluated. A file that fails to parse fails each of them with the same note (kept as
+    text: the exception's traceback would keep the parsed file alive).
     """
     key = _where_key(spec)
     pending = run.pending
@@ -3764,25 +3767,26 @@ def _csv_selection(run: Run, spec: Mapping[str, Any]) -> list[dict[str, str]]:
         try:
             rows = run.files.csv_rows(key[0])
         except CheckFailed as exc:
-            run.selections.update(dict.fromkeys(wheres, exc))
+            run.selections.update(dict.fromkeys(wheres, str(exc)))
         else:
             for other, where in wheres.items():
-                run.selections[other] = _select_csv_rows(rows, where)
+                run.selections[other] = (rows[0], _select_csv_rows(rows, where))
             del rows
     found = run.selections[key]
     if any(s is spec for s in pending):
         pending[:] = [s for s in pending if s is not spec]
     if not any(_where_key(s) == key for s in pending):
         del run.selections[key]
-    if isinstance(found, CheckFailed):
-        raise CheckFailed(str(found))
-    return cast("list[dict[str, str]]", found)
+    if isinstance(found, str):
+        raise CheckFailed(found)
+    header, picked = found
+    return [dict(zip(header, row, strict=True)) for row in picked]
 
 
-def _select_csv_rows(rows: list[list[str]], where: Mapping[str, Any]) -> list[dict[str, str]]:
+def _select_csv_rows(rows: list[list[str]], where: Mapping[str, Any]) -> list[list[str]]:
     """The data rows of a parsed CSV file (``rows``, header first) that ``where`` selects, as
     :func:`_matches` selects them among :meth:`Files.csv`'s dicts (a repeated column name
-    reads its last column), as dicts; text values are compared without a dict per row."""
+    reads its last column); text values are compared without a dict per row."""
     header, data = rows[0], itertools.islice(rows, 1, None)
     column = {name: index for index, name in enumerate(header)}
     if any(name not in column for name in where):
@@ -3797,7 +3801,7 @@ def _select_csv_rows(rows: list[list[str]], where: Mapping[str, Any]) -> list[di
         picked = [row for row in data if pick(row) == target]
     else:
         picked = [row for row in data if all(_same_value(row[i], v) for i, v in wanted)]
-    return [dict(zip(header, row, strict=True)) for row in picked]
+    return picked
 
 
 def _describe_where(spec: Mapping[str, Any]) -> str:
