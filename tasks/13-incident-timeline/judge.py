@@ -620,6 +620,45 @@ def failure_sequence_cites_the_anchors(run: benchlib.Run) -> None:
     benchlib.expect(found == sorted(found), "Failure sequence: anchor records out of time order")
 
 
+CITED = re.compile(r"(?<![\w/.-])[\w./-]+:[1-9]\d*(?!\d)")
+ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
+
+
+@judge.check(level=4)
+def failure_sequence_in_time_order(run: benchlib.Run) -> None:
+    """The Failure sequence's items follow each other in time (TASK.md: "in time order").
+
+    An item (a list item or paragraph, with its continuation lines) spans the times of the
+    timeline records it cites; no item may lie wholly before an earlier one. Only this is
+    compared: an item may cite an earlier record too ("after the error ...") or span a range.
+    """
+    want = expected(run)
+    items: list[list[str]] = []
+    new = True
+    for line in report_sections(run)["Failure sequence"].splitlines():
+        if not line.strip():
+            new = True
+            continue
+        if new or ITEM.match(line):
+            items.append([])
+        items[-1].append(line)
+        new = False
+    latest_start = None  # the latest start of an earlier item, with that item's first line
+    for item in items:
+        cited = CITED.findall(" ".join(item))
+        times = [want["rows"][source]["utc"] for source in cited if source in want["rows"]]
+        if not times:
+            continue
+        if latest_start is not None:
+            benchlib.expect(
+                max(times) >= latest_start[0],
+                f"Failure sequence: {item[0].strip()[:80]!r} comes after "
+                f"{latest_start[1][:80]!r} but all its records are earlier",
+            )
+        if latest_start is None or min(times) > latest_start[0]:
+            latest_start = (min(times), item[0].strip())
+
+
 @judge.check(level=4, stage="monitor")
 def monitor_alert(run: benchlib.Run) -> None:
     """The repaired monitor prints exactly one alert, for the replayed pattern, bounded to 90 s."""

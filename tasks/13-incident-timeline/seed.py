@@ -112,6 +112,12 @@ TASK = {
         ],
         "upstream-timeouts": [
             {
+                "request_id": "c6a20f4e8b93",
+                "instance": "gw-b",
+                "path": "/api/search?q=rug+lamp",
+                "response_at": "2025-04-17T14:02:47.310Z",
+            },
+            {
                 "request_id": "a41f0c9e2d17",
                 "instance": "gw-b",
                 "path": "/api/search?q=lamp+rug",
