@@ -624,13 +624,15 @@ CITED = re.compile(r"(?<![\w/.-])[\w./-]+:[1-9]\d*(?!\d)")
 ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
 
 
-@judge.check(level=4)
+@judge.check(level=4, stage="clock-offsets")
 def failure_sequence_in_time_order(run: benchlib.Run) -> None:
     """The Failure sequence's items follow each other in time (TASK.md: "in time order").
 
     An item (a list item or paragraph, with its continuation lines) spans the times of the
     timeline records it cites; no item may lie wholly before an earlier one. Only this is
     compared: an item may cite an earlier record too ("after the error ...") or span a range.
+    From stage clock-offsets on: before it, the skewed clocks log the causal schema change
+    after the failures it caused, and the sequence is told in causal order.
     """
     want = expected(run)
     items: list[list[str]] = []
