@@ -5044,11 +5044,36 @@ class _Trial:
             return False
         edge = self.prepare("edge")
         self.execute(edge)
-        timed_out = [r for r in edge.results if r.timed_out or r.error]
-        if timed_out:
-            self.notes.append(_clip(f"edge: {timed_out[0].describe()}"))
+        failed = _edge_failures(self.commands, edge.results, _declares_exit(checks))
+        if failed:
+            command, result = failed[0]
+            self.notes.append(_clip(f"edge: {command['run']}: {result.describe()}"))
             return False
         return all(o.passed for o in self.run_checks(checks, edge))
+
+
+def _declares_exit(checks: Sequence[Check]) -> bool:
+    """Whether an edge expectation states the last command's exit status (``exit_code``)."""
+    return any(
+        isinstance(c.function, _Expectation) and "exit_code" in c.function.spec for c in checks
+    )
+
+
+def _edge_failures(
+    commands: Sequence[Mapping[str, Any]], results: Sequence[CommandResult], declared: bool
+) -> list[tuple[Mapping[str, Any], CommandResult]]:
+    """The edge run's commands that did not complete, as on main: each must exit 0.
+
+    A command that timed out or could not start always fails. When an edge expectation
+    declares the exit status (``exit_code``), the last command's status is that
+    expectation's to judge instead.
+    """
+    failed = []
+    for index, (command, result) in enumerate(zip(commands, results, strict=True)):
+        exempt = declared and index == len(results) - 1 and not (result.timed_out or result.error)
+        if not result.ok and not exempt:
+            failed.append((command, result))
+    return failed
 
 
 def make_verdict(
