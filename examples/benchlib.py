@@ -1756,9 +1756,9 @@ def seed_main(task: Mapping[str, Any], task_dir: Path, argv: Sequence[str] | Non
 # layout -- SDK-internal
 # ---------------------------------------------------------------------------------------------
 
-AUTHORING_ONLY = ("reference", "witnesses", "mutants")
-"""Task folders used only while authoring (proofs of the judge): never in a workspace, a
-judge's runtime or an export."""
+AUTHORING_ONLY = ("reference", "witnesses", "mutants", "audit.lock")
+"""Task folders and files used only while authoring (proofs of the judge, the recorded
+audit): never in a workspace, a judge's runtime or an export."""
 
 PRIVATE_NAMES = (
     "task.toml",

@@ -71,6 +71,8 @@ DEFAULT_RUNS = Path("runs")
 """The folder holding ``runs.db`` and one folder per run unless told otherwise."""
 
 DEFAULT_AUDIT_SAMPLE = 60
+DEFAULT_VERIFY_SAMPLE = 3
+"""Recorded mutants ``audit --recorded`` runs again per task unless ``--sample`` says."""
 """Generated mutants :func:`audit` runs per task unless told otherwise (``None``: all)."""
 
 
@@ -587,6 +589,8 @@ def audit(
     on_progress: Callable[[AuditProgress], None] | None = None,
     sample: int | None = DEFAULT_AUDIT_SAMPLE,
     seed: int = 0,
+    record: bool = False,
+    recorded: bool = False,
 ) -> AuditReport:
     """Mutation-test each task's judge: mutants of the reference must not score 5.
 
@@ -606,6 +610,11 @@ def audit(
             operator so every operator is represented, authored mutants always included;
             ``None`` runs every mutant (``--full``).
         seed: Chooses the sample: the same seed gives the same mutants.
+        record: Write each task's fates to its ``audit.lock`` (needs ``sample=None``,
+            every operator and ``expectations``).
+        recorded: Take fates from each task's current ``audit.lock``; ``sample`` recorded
+            mutants run again to verify it (``None``: all), and every mutant it does not
+            know runs. A missing or stale record is a finding, and that task is sampled.
 
     Returns:
         The report; ``report.ok`` says whether every task passed.
@@ -613,7 +622,7 @@ def audit(
     Raises:
         TaskNotFoundError: When a task argument matches nothing, or none was given.
         TaskSpecError: When a task.toml is invalid.
-        UsageError: When ``python`` cannot be run.
+        UsageError: When ``python`` cannot be run, or the options contradict each other.
     """
     from benchsmith.audit.runner import AuditOptions, audit_tasks, default_jobs
     from benchsmith.pythons import resolve_python
@@ -621,6 +630,6 @@ def audit(
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
     options = AuditOptions(
         resolve_python(python), jobs or default_jobs(), strict, tuple(operators), expectations,
-        sample, seed,
+        sample, seed, record, recorded,
     )  # fmt: skip
     return audit_tasks(task_dirs, options, on_progress)

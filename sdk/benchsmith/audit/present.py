@@ -26,6 +26,7 @@ def table_text(report: AuditReport) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     findings = [line for task in report.tasks for line in finding_lines(task, report.strict)]
     findings += [line for task in report.tasks for line in sample_lines(task)]
+    findings += [line for task in report.tasks for line in record_lines(task)]
     lines += ["", *findings] if findings else []
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
@@ -95,6 +96,23 @@ def sample_lines(task: TaskAudit) -> list[str]:
     ]
 
 
+def record_lines(task: TaskAudit) -> list[str]:
+    """How the task's ``audit.lock`` was used: replayed and verified, or written."""
+    use = task.record
+    if use is None or not use.current:
+        return []  # a missing or stale record is a finding already
+    if use.written:
+        return [
+            f"{task.task}: wrote audit.lock: {len(task.mutants)} mutant(s), "
+            f"{len(task.expectations)} expectation(s)"
+        ]
+    unrecorded = f"; {use.unrecorded} not in it, run" if use.unrecorded else ""
+    return [
+        f"{task.task}: {use.replayed} of {len(task.mutants)} fates from audit.lock, "
+        f"{len(use.verified)} run again to verify it{unrecorded}"
+    ]
+
+
 def summary_line(report: AuditReport) -> str:
     """``2 task(s), 74 mutant(s): 0 survived, 3 unjustified equivalent(s) (9.1 s, -j 2)``."""
     total = sum(len(t.mutants) for t in report.tasks)
@@ -102,8 +120,10 @@ def summary_line(report: AuditReport) -> str:
     unjustified = sum(len(t.unjustified) for t in report.tasks)
     idle = sum(len(t.idle_expectations) for t in report.tasks)
     skipped = sum(len(t.sample.skipped) for t in report.tasks if t.sample is not None)
+    replayed = sum(t.record.replayed for t in report.tasks if t.record is not None)
     verdict = "audit passed" if report.ok else "audit FAILED"
     left_out = f" ({skipped} more skipped by the sample)" if skipped else ""
+    left_out += f" ({replayed} of them from audit.lock)" if replayed else ""
     return (
         f"{len(report.tasks)} task(s), {total} mutant(s){left_out}: {survived} survived, "
         f"{unjustified} unjustified equivalent(s), {idle} idle expectation(s); {verdict} "
@@ -153,7 +173,7 @@ def _task_section(task: TaskAudit, strict: bool) -> str:
         + "".join(f"<td>{escape(c)}</td>" for c in row[1:])
         + "</tr></table>"
     )
-    findings = finding_lines(task, strict) + sample_lines(task)
+    findings = finding_lines(task, strict) + sample_lines(task) + record_lines(task)
     if findings:
         parts.append("<ul>" + "".join(f"<li>{escape(f)}</li>" for f in findings) + "</ul>")
     groups = (

@@ -39,6 +39,7 @@ class MutantResult:
             mutants scoring 5: a killed mutant's outputs are not compared).
         why: The author's justification, for a justified equivalent.
         seconds: Wall time spent on it.
+        recorded: Whether the fate comes from the task's ``audit.lock`` instead of a run.
     """
 
     mutant: Mutant
@@ -48,6 +49,7 @@ class MutantResult:
     form_only: bool = False
     why: str = ""
     seconds: float = 0.0
+    recorded: bool = False
 
     @property
     def justified(self) -> bool:
@@ -65,6 +67,39 @@ class MutantResult:
             "justified": self.justified,
             "why": self.why,
             "seconds": round(self.seconds, 3),
+            "recorded": self.recorded,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecordUse:
+    """How an audit used the task's ``audit.lock`` (``--recorded``) or wrote it (``--record``).
+
+    Attributes:
+        current: Whether a record matching the task's files was found (or was written).
+        note: Why there is no current record (empty when there is one).
+        replayed: Mutants whose fate was taken from the record without running them.
+        verified: Recorded mutants run again to check the record.
+        unrecorded: Mutants the record does not know (new or changed), run.
+        written: Whether this audit wrote the record.
+    """
+
+    current: bool
+    note: str = ""
+    replayed: int = 0
+    verified: tuple[str, ...] = ()
+    unrecorded: int = 0
+    written: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping (the ``record`` entry of a task's report)."""
+        return {
+            "current": self.current,
+            "note": self.note,
+            "replayed": self.replayed,
+            "verified": list(self.verified),
+            "unrecorded": self.unrecorded,
+            "written": self.written,
         }
 
 
@@ -121,6 +156,7 @@ class TaskAudit:
         error: Why the audit could not run at all (empty when it ran).
         sample: Which mutants ran and which a sample left out (``None``: the audit did
             not get as far as making mutants).
+        record: How ``audit.lock`` was used or written (``None``: neither was asked).
     """
 
     task: str
@@ -133,6 +169,7 @@ class TaskAudit:
     seconds: float = 0.0
     error: str = ""
     sample: Sample | None = None
+    record: RecordUse | None = None
 
     def by_fate(self, fate: str) -> list[MutantResult]:
         """The results with ``fate``."""
@@ -189,6 +226,7 @@ class TaskAudit:
             "findings": list(self.findings),
             "duplicates": self.duplicates,
             "sample": None if self.sample is None else self.sample.to_dict(),
+            "record": None if self.record is None else self.record.to_dict(),
         }
 
 

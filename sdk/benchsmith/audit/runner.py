@@ -29,7 +29,24 @@ from benchsmith.audit.embedded import EmbeddedTaskError, read_task_data, with_ta
 from benchsmith.audit.mutants import Mutant, task_mutants
 from benchsmith.audit.operators import OPERATORS
 from benchsmith.audit.outputs import Observation, observe
-from benchsmith.audit.results import AuditReport, ExpectationResult, MutantResult, TaskAudit
+from benchsmith.audit.record import (
+    RECORD_FILE,
+    Record,
+    RecordedFate,
+    diff_digest,
+    inputs_digest,
+    new_record,
+    record_state,
+    verification_sample,
+    write_record,
+)
+from benchsmith.audit.results import (
+    AuditReport,
+    ExpectationResult,
+    MutantResult,
+    RecordUse,
+    TaskAudit,
+)
 from benchsmith.audit.sampling import Sample, sample_mutants
 from benchsmith.check.battery import judge_timeout
 from benchsmith.diagnostics import display_path
@@ -64,6 +81,12 @@ class AuditOptions:
         sample: At most this many generated mutants per task, stratified by operator and
             chosen by ``seed`` (see :mod:`benchsmith.audit.sampling`); ``None``: every one.
         seed: The seed of the sample.
+        record: Write each task's ``audit.lock`` (:mod:`benchsmith.audit.record`); needs a
+            full audit: every mutant of every operator, and the expectations.
+        recorded: Take each mutant's fate from the task's current ``audit.lock`` instead of
+            running it; ``sample`` is then how many recorded mutants run again to verify it
+            (``None``: all). A task without a current record is sampled as usual, and the
+            missing record is a finding.
     """
 
     python: str
@@ -73,6 +96,8 @@ class AuditOptions:
     expectations: bool = True
     sample: int | None = DEFAULT_SAMPLE
     seed: int = 0
+    record: bool = False
+    recorded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +149,7 @@ def audit_tasks(
     if unknown:
         choices = ", ".join(operator_names())
         raise UsageError(f"unknown operator(s) {', '.join(unknown)}; choose from {choices}")
-    if options.sample is not None and options.sample < 1:
-        raise UsageError(f"the sample size must be at least 1, not {options.sample}")
+    _check_options(options)
     specs = [_prepare(p) for p in task_dirs]
     started = time.monotonic()
     jobs = max(1, options.jobs)
@@ -136,6 +160,18 @@ def audit_tasks(
     return AuditReport(
         tuple(audits), options.python, jobs, options.strict, time.monotonic() - started
     )
+
+
+def _check_options(options: AuditOptions) -> None:
+    least = 0 if options.recorded else 1
+    if options.sample is not None and options.sample < least:
+        raise UsageError(f"the sample size must be at least {least}, not {options.sample}")
+    if options.record and options.recorded:
+        raise UsageError("--record writes the record a full audit finds: not with --recorded")
+    if options.record and (options.sample is not None or options.operators):
+        raise UsageError("--record needs every mutant: add --full, and no --operator")
+    if options.record and not options.expectations:
+        raise UsageError("--record needs the expectations: drop --no-expectations")
 
 
 def _prepare(task_dir: Path) -> TaskSpec:
@@ -183,21 +219,80 @@ class _Pending:
     partial: bool = False
     error: str = ""
     sample: Sample | None = None
+    record: bool = False
+    inputs: str = ""
+    order: list[str] = field(default_factory=list)
+    replayed: list[MutantResult] = field(default_factory=list)
+    replayed_expectations: list[ExpectationResult] = field(default_factory=list)
+    verify: dict[str, RecordedFate] = field(default_factory=dict)
+    use: RecordUse | None = None
 
     def finish(self) -> TaskAudit:
         """Wait for every job, apply the justifications, remove the scratch folder."""
         try:
-            results = [_result(m, f) for m, f in self.mutants]
+            fresh = [_result(m, f) for m, f in self.mutants]
             measured = [e for f in self.rounds for e in _round_result(f)]
         finally:
             benchlib.remove_path(self.tmp)
+        place = {ident: n for n, ident in enumerate(self.order)}
+        results = sorted(fresh + self.replayed, key=lambda r: place.get(r.mutant.id, len(place)))
+        measured = self.replayed_expectations + measured
+        self.findings += _mismatches(self.shown, self.verify, fresh)
+        if self.record and not self.error:
+            self._write(results, measured)
         results = [_justified(self.spec, r) for r in results]
         findings = self.findings + _stale_justifications(self.spec, results, self.partial)
         return TaskAudit(
             self.shown, self.spec.id, self.spec.slug, tuple(results), tuple(measured),
             tuple(findings), self.duplicates, time.monotonic() - self.started, self.error,
-            self.sample,
+            self.sample, self.use,
         )  # fmt: skip
+
+    def _write(
+        self, results: Sequence[MutantResult], measured: Sequence[ExpectationResult]
+    ) -> None:
+        """Record the fates in ``audit.lock``, unless the task changed while it was audited."""
+        if inputs_digest(self.spec.task_dir) != self.inputs:
+            note = "the task's files changed during the audit: audit.lock not written"
+            self.findings.append(note)
+            self.use = RecordUse(False, note)
+            return
+        record = new_record(
+            self.inputs,
+            [(r.mutant.id, r.mutant.diff, r.fate, r.level, r.form_only) for r in results],
+            [
+                (e.name, e.fixture, e.field, e.original, e.perturbed, e.load_bearing)
+                for e in measured
+            ],
+        )
+        try:
+            write_record(self.spec.task_dir, record)
+        except BenchsmithError as exc:
+            self.findings.append(f"{RECORD_FILE} not written: {exc}")
+            self.use = RecordUse(False, f"not written: {exc}")
+            return
+        self.use = RecordUse(True, written=True)
+
+
+def _mismatches(
+    shown: str, verify: dict[str, RecordedFate], fresh: Sequence[MutantResult]
+) -> list[str]:
+    """A finding for each re-run mutant whose fate is not the one recorded."""
+    found = []
+    for result in fresh:
+        then = verify.get(result.mutant.id)
+        if then is not None and (then.fate, then.level) != (result.fate, result.level):
+            found.append(
+                f"[{RECORD_FILE}] {result.mutant.id}: recorded {_fate(then.fate, then.level)}, "
+                f"now {_fate(result.fate, result.level)}: the task is judged differently than "
+                f"when it was recorded (the shared runtime or benchsmith changed); run "
+                f"`benchsmith audit {shown} --full --record`"
+            )
+    return found
+
+
+def _fate(fate: str, level: int | None) -> str:
+    return fate if level is None else f"{fate} (level {level})"
 
 
 def _result(mutant: Mutant, future: Future[MutantResult]) -> MutantResult:
@@ -251,7 +346,7 @@ def _start(
     """Set one task up and submit its jobs; set-up failures become the task's error."""
     shown = display_path(spec.task_dir)
     tmp = Path(tempfile.mkdtemp(prefix="benchsmith-audit-"))
-    pending = _Pending(spec, shown, tmp, time.monotonic())
+    pending = _Pending(spec, shown, tmp, time.monotonic(), record=options.record)
     try:
         _submit(pending, options, pool, progress)
     except (OSError, RuntimeError, ValueError, BenchsmithError) as exc:
@@ -267,6 +362,16 @@ def _submit(
 ) -> None:
     spec, tmp = pending.spec, pending.tmp
     task = read_task_data(spec.task_dir / "judge.py")
+    pending.inputs = inputs_digest(spec.task_dir)
+    made = task_mutants(spec.task_dir, layout_for(spec))
+    pending.findings += list(made.problems)
+    pending.duplicates = made.duplicates
+    selected = [m for m in made.mutants if not options.operators or m.operator in options.operators]
+    pending.order = [m.id for m in selected]
+    chosen, measure = _plan(pending, options, selected)
+    rounds = expectations.rounds(task) if measure else []
+    if not chosen and not rounds:
+        return  # every fate and expectation comes from the record: nothing to set up
     context = _context(spec, task, options.python, tmp)
     kept = tmp / "reference-runs"
     call = replace(context.judge, keep_runs=kept)
@@ -279,14 +384,6 @@ def _submit(
         return
     context, findings = _observe_reference(context, kept)
     pending.findings += findings
-    made = task_mutants(spec.task_dir, layout_for(spec))
-    pending.findings += list(made.problems)
-    pending.duplicates = made.duplicates
-    selected = [m for m in made.mutants if not options.operators or m.operator in options.operators]
-    pending.sample = sample_mutants(selected, options.sample, options.seed)
-    chosen = list(pending.sample.chosen)
-    pending.partial = bool(options.operators) or pending.sample.sampled
-    rounds = expectations.rounds(task) if options.expectations else []
     counter = _Counter(pending.shown, len(chosen) + len(rounds), progress)
     for mutant in chosen:
         future = pool.submit(classify, context, mutant)
@@ -299,6 +396,55 @@ def _submit(
         future2 = pool.submit(judge_round, call, context.tree, perturbations)
         future2.add_done_callback(counter.round_done())
         pending.rounds.append(future2)
+
+
+def _plan(
+    pending: _Pending, options: AuditOptions, selected: Sequence[Mutant]
+) -> tuple[list[Mutant], bool]:
+    """The mutants to run, and whether to run the expectation rounds."""
+    if options.recorded:
+        record, why = record_state(pending.spec.task_dir, pending.inputs)
+        if record is not None:
+            return _replay(pending, options, selected, record), False
+        pending.findings.append(f"{why}; run `benchsmith audit {pending.shown} --full --record`")
+        pending.use = RecordUse(False, why)
+    size = options.sample if options.sample is None else max(1, options.sample)
+    pending.sample = sample_mutants(selected, size, options.seed)
+    pending.partial = bool(options.operators) or pending.sample.sampled
+    return list(pending.sample.chosen), options.expectations
+
+
+def _replay(
+    pending: _Pending, options: AuditOptions, selected: Sequence[Mutant], record: Record
+) -> list[Mutant]:
+    """Take the recorded fates; return the mutants to run (unrecorded, and the re-runs)."""
+    known = {
+        m.id: record.mutants[m.id]
+        for m in selected
+        if m.id in record.mutants and record.mutants[m.id].diff == diff_digest(m.diff)
+    }
+    size = len(known) if options.sample is None else options.sample
+    again = set(verification_sample(((i, f.fate) for i, f in known.items()), size, options.seed))
+    pending.verify = {ident: known[ident] for ident in again}
+    note = f"recorded in {RECORD_FILE}"
+    pending.replayed = [
+        MutantResult(m, f.fate, f.level, note, f.form_only, recorded=True)
+        for m in selected
+        if (f := known.get(m.id)) is not None and m.id not in again
+    ]
+    if options.expectations:
+        pending.replayed_expectations = [
+            ExpectationResult(name, fixture, field_, original, perturbed, bearing, note)
+            for name, fixture, field_, original, perturbed, bearing in record.expectations
+        ]
+    pending.sample = sample_mutants(selected, None, options.seed)  # every mutant has a fate
+    pending.partial = bool(options.operators)
+    verified = tuple(m.id for m in selected if m.id in again)
+    unrecorded = len(selected) - len(known)
+    pending.use = RecordUse(
+        True, replayed=len(pending.replayed), verified=verified, unrecorded=unrecorded
+    )
+    return [m for m in selected if m.id not in known or m.id in again]
 
 
 def _context(spec: TaskSpec, task: dict[str, Any], python: str, tmp: Path) -> MutantContext:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 import benchsmith
-from benchsmith.api import DEFAULT_AUDIT_SAMPLE
+from benchsmith.api import DEFAULT_AUDIT_SAMPLE, DEFAULT_VERIFY_SAMPLE
 from benchsmith.cli._common import (
     AllOpt,
     Command,
@@ -45,11 +45,28 @@ OperatorOpt = Annotated[
     typer.Option("--operator", help="Only mutants of this operator (repeatable; 'authored')."),
 ]
 SampleOpt = Annotated[
-    int,
+    int | None,
     typer.Option(
         "--sample",
-        min=1,
-        help="At most N generated mutants per task, every operator represented (default 60).",
+        min=0,
+        help=f"At most N generated mutants per task, every operator represented (default "
+        f"{DEFAULT_AUDIT_SAMPLE}); with --recorded, the recorded mutants run again to verify "
+        f"the record (default {DEFAULT_VERIFY_SAMPLE}).",
+    ),
+]
+RecordOpt = Annotated[
+    bool,
+    typer.Option(
+        "--record",
+        help="Write each task's fates to its audit.lock (with --full: every mutant).",
+    ),
+]
+RecordedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--recorded",
+        help="Take fates from each task's current audit.lock; rerun --sample of them to "
+        "verify it, and every mutant it does not know. A missing or stale record is a finding.",
     ),
 ]
 FullOpt = Annotated[
@@ -78,23 +95,28 @@ def audit(
     operator: OperatorOpt = None,
     expectations: ExpectOpt = True,
     python: PythonOpt = None,
-    sample: SampleOpt = DEFAULT_AUDIT_SAMPLE,
+    sample: SampleOpt = None,
     full: FullOpt = False,
     seed: SeedOpt = 0,
+    record: RecordOpt = False,
+    recorded: RecordedOpt = False,
 ) -> None:
     """Mutation-test each task's judge: mutants of the reference must not score 5.
 
     Exit 1 when a mutant survives, an expected value is not load-bearing or a task cannot be
     audited; with --strict also for unjustified equivalent mutants and other findings.
     Large tasks are sampled: --sample N runs at most N generated mutants per task, chosen
-    by --seed and stratified by operator; --full runs them all.
+    by --seed and stratified by operator; --full runs them all. --full --record writes the
+    fates to each task's audit.lock; --recorded (CI) takes them from a current record,
+    re-running a few to verify it.
     """
     from benchsmith.audit.present import html_page, table_text
 
     report = benchsmith.audit(
         tasks or (), all_tasks=all_tasks, corpus=corpus, jobs=jobs, strict=strict,
         operators=operator or (), expectations=expectations, python=python,
-        on_progress=_progress, sample=None if full else sample, seed=seed,
+        on_progress=_progress, sample=_sample(sample, full, recorded), seed=seed,
+        record=record, recorded=recorded,
     )  # fmt: skip
     if html is not None:
         html.parent.mkdir(parents=True, exist_ok=True)
@@ -105,6 +127,15 @@ def audit(
     else:
         typer.echo(table_text(report), nl=False)
     raise typer.Exit(0 if report.ok else 1)
+
+
+def _sample(sample: int | None, full: bool, recorded: bool) -> int | None:
+    """``--sample`` as given, else its default; ``None`` (every mutant) with ``--full``."""
+    if full:
+        return None
+    if sample is not None:
+        return sample
+    return DEFAULT_VERIFY_SAMPLE if recorded else DEFAULT_AUDIT_SAMPLE
 
 
 def _progress(event: "AuditProgress") -> None:

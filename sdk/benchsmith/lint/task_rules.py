@@ -11,7 +11,7 @@ from pathlib import Path
 
 from benchsmith.check.patches import PatchError, parse_patch
 from benchsmith.corpus import TASK_DIR_PATTERN
-from benchsmith.diagnostics import Diagnostic, Severity
+from benchsmith.diagnostics import Diagnostic, Severity, display_path
 from benchsmith.dsl.model import TaskSpec, thaw
 from benchsmith.lint import purity
 from benchsmith.lint.context import TaskContext, position_in
@@ -491,3 +491,17 @@ def authored_mutants(ctx: TaskContext) -> Iterator[Diagnostic]:
             yield Diagnostic(shown, 1, 1, "BS903", message)
         elif problem := patch_problem(ctx.task_dir, path):
             yield Diagnostic(shown, 1, 1, "BS903", problem)
+
+
+@task_rule(("BS904", "audit.lock is stale or unreadable: the task changed since its full audit"))
+def audit_record(ctx: TaskContext) -> Iterator[Diagnostic]:
+    """A recorded audit that no longer matches the task's files (warning); no record is
+    fine here (``audit --recorded`` reports it)."""
+    from benchsmith.audit.record import RECORD_FILE, record_state
+
+    if not (ctx.task_dir / RECORD_FILE).is_file():
+        return
+    record, why = record_state(ctx.task_dir)
+    if record is None:
+        message = f"{why}; run `benchsmith audit {display_path(ctx.task_dir)} --full --record`"
+        yield Diagnostic(ctx.shown(RECORD_FILE), 1, 1, "BS904", message, Severity.WARNING)
