@@ -10,19 +10,17 @@ import pytest
 
 from benchsmith.pythons import default_python
 from benchsmith.runtime import benchlib
+from tests.runtime.seeds import SEED_ARGS
 
 # seed.py writes the fixture's name where the candidate can read it
-SEED = """\
-import argparse, pathlib
-parser = argparse.ArgumentParser()
-for flag in ("--out", "--fixture", "--stage"):
-    parser.add_argument(flag)
-parser.add_argument("--only", action="store_true")
-args = parser.parse_args()
+SEED = (
+    SEED_ARGS
+    + """\
 inputs = pathlib.Path(args.out, "inputs")
 inputs.mkdir(parents=True, exist_ok=True)
 (inputs / "fixture.txt").write_text(args.fixture or "main")
 """
+)
 
 # writes its output on both fixtures, then exits with EDGE_STATUS on the edge one
 CANDIDATE = """\

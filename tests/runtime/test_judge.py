@@ -14,6 +14,7 @@ from benchsmith.pythons import default_python
 from benchsmith.runtime import benchlib
 from benchsmith.workspace import create_workspace
 from tests.check.conftest import copy_example
+from tests.runtime.seeds import SEED_ARGS
 
 NOISY_CHECKS = """
 
@@ -86,14 +87,12 @@ def test_the_fixture_cache_is_built_once_and_reused(tmp_path: Path) -> None:
     assert sorted(p.name for p in cache.iterdir()) == [".pod", "edge", "main"]
 
 
-SEED = """\
-import argparse, pathlib
-parser = argparse.ArgumentParser()
-for flag in ("--out", "--fixture", "--stage"):
-    parser.add_argument(flag)
-parser.add_argument("--only", action="store_true")
-pathlib.Path(parser.parse_args().out, "inputs").mkdir(parents=True, exist_ok=True)
+SEED = (
+    SEED_ARGS
+    + """\
+pathlib.Path(args.out, "inputs").mkdir(parents=True, exist_ok=True)
 """
+)
 
 
 def test_commands_after_a_timeout_are_not_run(tmp_path: Path) -> None:

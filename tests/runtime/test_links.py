@@ -9,14 +9,11 @@ import pytest
 
 from benchsmith.pythons import default_python
 from benchsmith.runtime import benchlib
+from tests.runtime.seeds import SEED_ARGS
 
-SEED = """\
-import argparse, pathlib
-parser = argparse.ArgumentParser()
-for flag in ("--out", "--fixture", "--stage"):
-    parser.add_argument(flag)
-parser.add_argument("--only", action="store_true")
-args = parser.parse_args()
+SEED = (
+    SEED_ARGS
+    + """\
 out = pathlib.Path(args.out, "inputs")
 out.mkdir(parents=True, exist_ok=True)
 if args.stage == "2":
@@ -24,6 +21,7 @@ if args.stage == "2":
 elif not args.only:
     (out / "first.csv").write_text("a\\n")
 """
+)
 
 
 @pytest.fixture
