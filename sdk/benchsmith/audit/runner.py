@@ -5,9 +5,10 @@ reference's editable files are laid out as a candidate workspace, the judge must
 reference 5 (its runs are kept: they are what mutants' runs are compared with), and the
 reference's outputs are observed again outside the judge under two environments (outputs
 that change with the environment are a finding). Then every mutant and
-every round of perturbed expectations is one job of the pool shared by all tasks; while the
-pool works, the next task is set up. Progress is reported through a callback; the library
-never prints.
+every round of perturbed expectations is one job of the pool shared by all tasks. Tasks are
+set up on as many threads as the pool has workers (a set-up mostly waits for seed.py and
+the reference's commands), so a recorded audit, whose few jobs leave the pool idle, still
+keeps every core busy. Progress is reported through a callback; the library never prints.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -155,7 +156,8 @@ def audit_tasks(
     jobs = max(1, options.jobs)
     with ProcessPoolExecutor(jobs, mp_context=_pool_context()) as pool:
         pool.submit(_warm_up).result()  # fork every worker before this process starts threads
-        pending = [_start(spec, options, pool, progress) for spec in specs]
+        with ThreadPoolExecutor(jobs, thread_name_prefix="audit-setup") as setups:
+            pending = list(setups.map(lambda spec: _start(spec, options, pool, progress), specs))
         audits = [item.finish() for item in pending]
     return AuditReport(
         tuple(audits), options.python, jobs, options.strict, time.monotonic() - started
