@@ -122,8 +122,9 @@ def summary_line(report: AuditReport) -> str:
     skipped = sum(len(t.sample.skipped) for t in report.tasks if t.sample is not None)
     replayed = sum(t.record.replayed for t in report.tasks if t.record is not None)
     verdict = "audit passed" if report.ok else "audit FAILED"
-    left_out = f" ({skipped} more skipped by the sample)" if skipped else ""
-    left_out += f" ({replayed} of them from audit.lock)" if replayed else ""
+    notes = [f"{replayed} from audit.lock"] if replayed else []
+    notes += [f"{skipped} more skipped by the sample"] if skipped else []
+    left_out = f" ({'; '.join(notes)})" if notes else ""
     return (
         f"{len(report.tasks)} task(s), {total} mutant(s){left_out}: {survived} survived, "
         f"{unjustified} unjustified equivalent(s), {idle} idle expectation(s); {verdict} "
