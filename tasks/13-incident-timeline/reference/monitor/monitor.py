@@ -33,28 +33,24 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 WINDOW = timedelta(seconds=90)
 OFFSETS_FILE = Path("inputs/clock_offsets.json")
 APP_LINE = re.compile(
-    r"^(?P<stamp>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}) (?P<level>[A-Z]+) "
-    r"(?P<service>\S+) \[[^\]]*\] req=(?P<req>\S+) rel=(?P<rel>\S+) event=(?P<event>\S+) "
-    r"msg=(?P<msg>.*)$"
+    r"^(?P<stamp>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}) [A-Z]+ (?P<service>\S+) "
+    r"\[[^\]]*\] req=(?P<req>\S+) rel=\S+ (?P<rest>.*)"
 )
 SCHEMA_DROP = re.compile(r"\bDROP\s+COLUMN\s+(?:IF\s+EXISTS\s+)?\"?(\w+)\"?", re.IGNORECASE)
-MISSING_COLUMN = re.compile(r'column "(\w+)" does not exist')
+MISSING_COLUMN = re.compile(r'event=UndefinedColumn msg=column "(\w+)" does not exist')
 
 
 def load_offsets() -> dict[str, int]:
-    if OFFSETS_FILE.is_file():
-        return json.loads(OFFSETS_FILE.read_text(encoding="utf-8"))["offsets_ms"]
-    return {}
-
-
-def corrected(moment: datetime, service: str, offsets: dict[str, int]) -> datetime:
-    return moment - timedelta(milliseconds=offsets.get(service, 0))
+    offsets: dict[str, int] = defaultdict(int)  # a service missing from the file: offset 0
+    offsets.update(json.loads(OFFSETS_FILE.read_text(encoding="utf-8"))["offsets_ms"])
+    return offsets
 
 
 def utc_text(moment: datetime) -> str:
@@ -69,26 +65,24 @@ class Pattern:
         self.release = release
         self.column = column
         self.causal_time = causal_time
-        self.first_error: datetime | None = None
+        self.errors: list[datetime] = []
         self.requests: set[str] = set()
 
-    def covers(self, moment: datetime) -> bool:
-        return self.causal_time < moment <= self.causal_time + WINDOW
-
-    def add_error(self, moment: datetime, request: str) -> None:
-        if self.first_error is None or moment < self.first_error:
-            self.first_error = moment
-        if request != "-":
+    def add_error(self, moment: datetime, column: str, request: str) -> None:
+        """An error while the pattern is open: lines arrive in time order, so the pattern
+        sees only errors after its schema change and is closed (:func:`close_expired`)
+        before it could see one past its 90 seconds."""
+        if column == self.column:
+            self.errors.append(moment)
             self.requests.add(request)
 
     def alert(self) -> dict[str, object]:
-        assert self.first_error is not None
         return {
             "release": self.release,
             "column": self.column,
             "causal_time": utc_text(self.causal_time),
-            "first_error_time": utc_text(self.first_error),
-            "affected_requests": len(self.requests),
+            "first_error_time": utc_text(min(self.errors)),
+            "affected_requests": len(self.requests - {"-"}),  # req=- is no request
         }
 
 
@@ -104,41 +98,32 @@ def close_expired(patterns: list[Pattern], now: datetime) -> list[Pattern]:
 
 
 def emit(pattern: Pattern) -> None:
-    if pattern.first_error is not None:
+    if pattern.errors:
         print(json.dumps(pattern.alert()), flush=True)
 
 
 def main() -> int:
     offsets = load_offsets()
     patterns: list[Pattern] = []
-    for raw in sys.stdin:
-        line = raw.rstrip("\n")
+    for line in sys.stdin:
         if line.startswith("{"):
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            moment = datetime.fromisoformat(record["ts"].replace("Z", "+00:00"))
-            moment = corrected(moment, "deploy", offsets)
+            record = json.loads(line)
+            moment = datetime.fromisoformat(record["ts"])
+            moment -= timedelta(milliseconds=offsets["deploy"])
             patterns = close_expired(patterns, moment)
-            if record.get("event") != "SCHEMA_CHANGE":
-                continue
-            match = SCHEMA_DROP.search(record.get("operation", ""))
-            if match:
-                patterns.append(Pattern(record["release"], match.group(1), moment))
+            drop = SCHEMA_DROP.search(record.get("operation", ""))
+            if drop:
+                patterns.append(Pattern(record["release"], drop[1], moment))
             continue
-        match = APP_LINE.match(line)
-        if not match:
-            continue
-        moment = datetime.strptime(match["stamp"], "%Y-%m-%d %H:%M:%S,%f%z")
-        moment = corrected(moment, match["service"], offsets)
-        patterns = close_expired(patterns, moment)
-        if match["event"] != "UndefinedColumn":
-            continue
-        missing = MISSING_COLUMN.search(match["msg"])
-        for pattern in patterns:
-            if missing and missing.group(1) == pattern.column and pattern.covers(moment):
-                pattern.add_error(moment, match["req"])
+        app = APP_LINE.match(line)
+        if app:
+            moment = datetime.strptime(app["stamp"], "%Y-%m-%d %H:%M:%S,%f%z")
+            moment -= timedelta(milliseconds=offsets[app["service"]])
+            patterns = close_expired(patterns, moment)
+            missing = MISSING_COLUMN.match(app["rest"])
+            if missing:
+                for pattern in patterns:
+                    pattern.add_error(moment, missing[1], app["req"])
     for pattern in patterns:
         emit(pattern)
     return 0
