@@ -274,6 +274,8 @@ class World:
         self.fix = ctx.anchor("hotfix")[0]
         self.timeouts = ctx.anchor("upstream-timeouts")
         self.edges = ctx.anchor("window-edges")
+        self.decoy = ctx.anchor("legacy-decoy")[0]
+        self.monitor_edges = ctx.anchor("monitor-edges")
         self.fail_from = ms(self.first["response_at"]) + 90  # random failures start after it
         self.fail_until = ms(self.fix["failures_until"])
         self.deploy_events: list[tuple[int, str]] = []  # (true ms, JSON line without ts)
@@ -745,7 +747,51 @@ class Hour:
             moment = ms(item["true_at"])
             if item["kind"] == "db":
                 self.db(moment, item["level"], item["code"], item["text"])
+        self.legacy_decoy()
+        for item in world.monitor_edges:
+            error_at = ms(item["error_at"])
+            if item["kind"] == "failure":
+                response = ms(item["response_at"])
+                self.incident_failure(
+                    item["instance"],
+                    response,
+                    (item["method"], item["path"]),
+                    "orders",
+                    item["request_id"],
+                    response - error_at + 12,
+                    "[worker-6]",
+                    error_at=error_at,
+                )
+            else:  # a background job's error: no request ID
+                column = world.drop["column"]
+                message = f'column "{column}" does not exist'
+                self.app(
+                    "orders", error_at, "ERROR", "[scheduler]", "-", "UndefinedColumn", message
+                )
         self.check_anchors()
+
+    def legacy_decoy(self) -> None:
+        """The anchored invoice request that fails on legacy_flag just before the incident."""
+        decoy = self.world.decoy
+        rid, error_at, response = (
+            decoy["request_id"],
+            ms(decoy["error_at"]),
+            ms(decoy["response_at"]),
+        )
+        message = 'column "legacy_flag" does not exist'
+        self.db(error_at - 1, "ERROR", "UNDEFINED_COLUMN", message, rid)
+        self.app("billing", error_at, "ERROR", "[worker-3]", rid, "UndefinedColumn", message)
+        took = response - error_at + 5
+        self.app(
+            "billing",
+            response - 2,
+            "ERROR",
+            "[worker-3]",
+            rid,
+            "REQUEST_DONE",
+            f"status=500 dur_ms={took - 2}",
+        )
+        self.access(decoy["instance"], response, ("GET", decoy["path"]), 500, rid, took)
 
     def check_anchors(self) -> None:
         """The logged texts the anchors declare are the ones the clocks produce."""

@@ -211,16 +211,47 @@ TASK = {
             "file": "output/timeline.csv",
             "level": 4,
             "stage": "clock-offsets",
-            "where": {"service": "deploy", "raw_time": "2025-04-17T14:00:00.900Z"},
-            "absent": True,
+            "where": {"service": "db", "raw_time": "2025-04-17 13:59:59.700 UTC"},
+            "equals": {"utc_time": "2025-04-17T14:00:00.000Z", "event_code": "STATEMENT_TIMEOUT"},
         },
         {
             "name": "window-edges#4",
             "file": "output/timeline.csv",
             "level": 4,
             "stage": "clock-offsets",
+            "where": {"service": "db", "raw_time": "2025-04-17 14:29:59.700 UTC"},
+            "absent": True,
+        },
+        {
+            "name": "window-edges#5",
+            "file": "output/timeline.csv",
+            "level": 4,
+            "stage": "clock-offsets",
+            "where": {"service": "deploy", "raw_time": "2025-04-17T14:00:00.900Z"},
+            "absent": True,
+        },
+        {
+            "name": "window-edges#6",
+            "file": "output/timeline.csv",
+            "level": 4,
+            "stage": "clock-offsets",
             "where": {"service": "deploy", "raw_time": "2025-04-17T14:30:00.900Z"},
             "equals": {"utc_time": "2025-04-17T14:29:59.050Z", "service": "deploy"},
+        },
+        {
+            "name": "legacy-decoy#1",
+            "file": "output/timeline.csv",
+            "level": 3,
+            "where": {"request_id": "b7e14c0a9d25", "event_code": "UndefinedColumn"},
+            "equals": {"service": "billing", "severity": "ERROR"},
+        },
+        {
+            "name": "monitor-edges#1",
+            "file": None,
+            "level": 4,
+            "stage": "monitor",
+            "stream": "stdout",
+            "contains": ['"affected_requests": 75}'],
         },
     ],
     "edge_expect": [
@@ -230,7 +261,42 @@ TASK = {
             "level": 4,
             "where": {"request_id": "3c9d2e7a41f0"},
             "count": 4,
-        }
+        },
+        {
+            "name": "edge#2",
+            "file": "output/timeline.csv",
+            "level": 4,
+            "where": {"request_id": "6a0f3e9b2c71"},
+            "count": 2,
+        },
+        {
+            "name": "edge#3",
+            "file": "output/timeline.csv",
+            "level": 4,
+            "where": {"request_id": "d25c8b1f0e94"},
+            "count": 1,
+        },
+        {
+            "name": "edge#4",
+            "file": "output/timeline.csv",
+            "level": 4,
+            "where": {"request_id": "8f4a6d0c3b52"},
+            "count": 5,
+        },
+        {
+            "name": "edge#5",
+            "file": "output/timeline.csv",
+            "level": 4,
+            "where": {"request_id": "8f4a6d0c3b52", "event_code": "PAYMENT_TIMEOUT"},
+            "equals": {"release_id": ""},
+        },
+        {
+            "name": "edge#6",
+            "file": "output/timeline.csv",
+            "level": 4,
+            "where": {"request_id": "2e7b94c0f1a8"},
+            "count": 3,
+        },
     ],
     "edge_include_visible": True,
     "services": [],
@@ -419,20 +485,26 @@ def truth(root: Path) -> dict:
             if any(r["source"] in failed for r in chain):
                 expected.update((r["source"], r) for r in chain)
                 chain_of.update((r["source"], chain) for r in chain if r["source"] in failed)
-    incident = sorted(
-        (f for f in failed.values()
-         if any(r["event_code"] == "UndefinedColumn" for r in chain_of[f["source"]])),
-        key=lambda r: r["key"],
-    )  # fmt: skip
-    errors = sorted(
-        (r for f in incident for r in chain_of[f["source"]]
-         if r["event_code"] == "UndefinedColumn" and kinds[r["source"].rsplit(":", 1)[0]] == "app"),
-        key=lambda r: r["key"],
-    )  # fmt: skip
     changes = sorted(
         (r for r in notable.values() if r["event_code"] == "SCHEMA_CHANGE"), key=lambda r: r["key"]
     )
     causal = changes[0]
+    # the incident's error names the dropped column (anchor legacy-decoy: an earlier failure
+    # of the window misses another column)
+    column = re.search(r"DROP COLUMN (\w+)", causal["operation"]).group(1)
+
+    def incident_error(row: dict) -> bool:
+        message = f'column "{column}" does not exist'
+        return row["event_code"] == "UndefinedColumn" and row.get("msg") == message
+
+    incident = sorted(
+        (f for f in failed.values() if any(map(incident_error, chain_of[f["source"]]))),
+        key=lambda r: r["key"],
+    )
+    errors = sorted(
+        (r for f in incident for r in chain_of[f["source"]] if incident_error(r)),
+        key=lambda r: r["key"],
+    )
     applied = [
         r for r in notable.values()
         if r["event_code"] == "SCHEMA_APPLIED" and r["release_id"] == causal["release_id"]

@@ -160,6 +160,20 @@ TASK = {
                 "text": "deadlock detected; transaction retried",
             },
             {
+                "kind": "db",
+                "true_at": "2025-04-17T14:00:00.000Z",
+                "level": "ERROR",
+                "code": "STATEMENT_TIMEOUT",
+                "text": "canceling statement due to statement timeout",
+            },
+            {
+                "kind": "db",
+                "true_at": "2025-04-17T14:30:00.000Z",
+                "level": "ERROR",
+                "code": "STATEMENT_TIMEOUT",
+                "text": "canceling statement due to statement timeout",
+            },
+            {
                 "kind": "health",
                 "target": "orders",
                 "true_at": "2025-04-17T13:59:59.050Z",
@@ -171,6 +185,27 @@ TASK = {
                 "true_at": "2025-04-17T14:29:59.050Z",
                 "logged": "2025-04-17T14:30:00.900Z",
             },
+        ],
+        "legacy-decoy": [
+            {
+                "request_id": "b7e14c0a9d25",
+                "instance": "gw-a",
+                "path": "/api/invoices/INV-40321",
+                "error_at": "2025-04-17T14:02:05.420Z",
+                "response_at": "2025-04-17T14:02:05.480Z",
+            }
+        ],
+        "monitor-edges": [
+            {
+                "kind": "failure",
+                "request_id": "e40b9d2c7a16",
+                "instance": "gw-b",
+                "method": "GET",
+                "path": "/api/orders/O-551904",
+                "error_at": "2025-04-17T14:06:01.500Z",
+                "response_at": "2025-04-17T14:06:01.570Z",
+            },
+            {"kind": "background", "error_at": "2025-04-17T14:05:41.000Z"},
         ],
     },
 }
