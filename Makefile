@@ -77,7 +77,7 @@ corpus: sandbox $(STAMP)
 # `benchsmith audit N --strict --full --record`): a task whose files changed since fails as
 # stale, and AUDIT_SAMPLE recorded mutants per task run again (seed AUDIT_SEED) and must
 # meet their recorded fate, which catches a runtime change that judges a task differently.
-# A full audit of the corpus is hours of CPU (task 13 alone: 569 generated mutants).
+# A full audit of the corpus is 2,562 mutants: too long for every CI run.
 AUDIT_SAMPLE ?= 3
 AUDIT_SEED ?= 0
 AUDITED ?= --all
