@@ -1,6 +1,6 @@
 """Benchmark: a sampled `benchsmith audit` of a corpus task against the full audit.
 
-First a profile of one task (default: tasks/13-incident-timeline, 581 mutants): where a
+First a profile of one task (default: tasks/13-incident-timeline, 118 mutants): where a
 mutant's time goes -- the task's set-up (fixtures materialized once), one judge run (a fresh
 process that runs the commands on both fixtures, then the checks), and one run of the
 commands per fixture (what classifying a mutant costs before the judge).

@@ -14,7 +14,7 @@ from benchsmith.workspace import layout_for
 from tests.audit.conftest import CopyExample, audit_json, invoke
 
 REPO = Path(__file__).resolve().parents[2]
-LARGE = REPO / "tasks" / "13-incident-timeline"  # 581 mutants, 17 operators
+LARGE = REPO / "tasks" / "13-incident-timeline"  # 118 mutants, 16 operators
 OPERATORS = ("--operator", "condition", "--operator", "sorting", "--operator", "constant")
 
 
