@@ -65,18 +65,24 @@ REQUEST_ID = re.compile(r" (?:rid|req)=(\S+)")
 FAILED_STATUS = re.compile(r'^[^"]*"[^"]*" 5\d\d ')
 
 
-class Record(NamedTuple):
-    """One log record; records sort by (utc, path, line), the timeline's order."""
+class Fields(NamedTuple):
+    """The timeline fields a line states itself (all but utc_time and source)."""
 
-    utc: datetime
-    path: str
-    line: int
     raw: str
     service: str
     severity: str
     request_id: str
     release_id: str
     event_code: str
+
+
+class Record(NamedTuple):
+    """One log record; records sort by (utc, path, line), the timeline's order."""
+
+    utc: datetime
+    path: str
+    line: int
+    fields: Fields
     kind: str
     text: str  # the whole line
 
@@ -109,8 +115,8 @@ def kind_of(path: Path) -> str:
     raise ValueError(f"{path}: not a log format this tool knows")
 
 
-def parse(kind: str, line: str, path: str, number: int, offsets: dict[str, int]) -> Record:
-    """The record of a line of the given format, its time corrected by the service's offset."""
+def parse(kind: str, line: str) -> Fields:
+    """The fields of a line of the given format."""
     if kind == "deploy":
         data = json.loads(line)
         raw, service, level = data["ts"], "deploy", data["level"].upper()
@@ -125,10 +131,7 @@ def parse(kind: str, line: str, path: str, number: int, offsets: dict[str, int])
         else:
             service = fields.get("service", "db")
             level, code = DB_SEVERITY.get(fields["level"], fields["level"]), fields["code"]
-    time_format, zone = TIME_FORMATS[kind]
-    moment = datetime.strptime(raw + zone, time_format).astimezone(UTC)
-    moment -= timedelta(milliseconds=offsets[service])
-    return Record(moment, path, number, raw, service, level, none(rid), none(rel), code, kind, line)
+    return Fields(raw, service, level, none(rid), none(rel), code)
 
 
 def none(value: str | None) -> str:
@@ -166,17 +169,24 @@ class Analysis:
     def in_window(self, record: Record) -> bool:
         return self.start <= record.utc < self.end
 
+    def record(self, kind: str, line: str, fields: Fields, path: str, number: int) -> Record:
+        """The record of a parsed line, its time corrected by the service's clock offset."""
+        time_format, zone = TIME_FORMATS[kind]
+        moment = datetime.strptime(fields.raw + zone, time_format).astimezone(UTC)
+        moment -= timedelta(milliseconds=self.offsets[fields.service])
+        return Record(moment, path, number, fields, kind, line)
+
     def run(self) -> None:
         """Find the failed requests, then collect the timeline's records (rules 1-3)."""
         failed = []
         for source, path in self.files["access"]:
             for number, line in enumerate(read_lines(path), start=1):
                 if FAILED_STATUS.match(line):
-                    record = parse("access", line, source, number, self.offsets)
+                    record = self.record("access", line, parse("access", line), source, number)
                     if self.in_window(record):
                         failed.append(record)
         self.failed = set(failed)
-        by_request: dict[str, list[Record]] = {r.request_id: [] for r in failed}
+        by_request: dict[str, list[Record]] = {r.fields.request_id: [] for r in failed}
         rows: dict[tuple[str, int], Record] = {}
         for kind, files in self.files.items():
             for source, path in files:
@@ -184,11 +194,14 @@ class Analysis:
                     # parse only what may matter: deployment and database lines, and the
                     # lines of the failed requests' IDs
                     if kind in ("deploy", "db") or REQUEST_ID.search(line)[1] in by_request:
-                        record = parse(kind, line, source, number, self.offsets)
-                        if record.request_id in by_request:
-                            by_request[record.request_id].append(record)
-                        if self.in_window(record) and notable(record):
-                            rows[(source, number)] = record
+                        fields = parse(kind, line)
+                        if fields.request_id in by_request:
+                            record = self.record(kind, line, fields, source, number)
+                            by_request[fields.request_id].append(record)
+                        if notable(kind, fields):
+                            record = self.record(kind, line, fields, source, number)
+                            if self.in_window(record):
+                                rows[(source, number)] = record
         self.chains = [
             chain
             for records in by_request.values()
@@ -199,11 +212,11 @@ class Analysis:
         self.rows = sorted(rows.values())
 
 
-def notable(record: Record) -> bool:
+def notable(kind: str, fields: Fields) -> bool:
     """Deployment records, and database errors and schema events (rules 2 and 3)."""
-    if record.kind == "db":
-        return record.severity in ("ERROR", "FATAL") or record.event_code.startswith("SCHEMA_")
-    return record.kind == "deploy"
+    if kind == "db":
+        return fields.severity in ("ERROR", "FATAL") or fields.event_code.startswith("SCHEMA_")
+    return kind == "deploy"
 
 
 # -- outputs ---------------------------------------------------------------------------------
@@ -219,23 +232,12 @@ def write_timeline(path: Path, rows: list[Record]) -> None:
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(HEADER)
         for r in rows:
-            writer.writerow(
-                [
-                    utc_text(r.utc),
-                    r.raw,
-                    r.service,
-                    r.severity,
-                    r.request_id,
-                    r.release_id,
-                    r.event_code,
-                    f"{r.path}:{r.line}",
-                ]
-            )
+            writer.writerow([utc_text(r.utc), *r.fields, f"{r.path}:{r.line}"])
 
 
 def cite(record: Record) -> str:
-    where = f"{record.path}:{record.line}"
-    return f"{utc_text(record.utc)} {record.service} {record.event_code} (`{where}`)"
+    what = f"{record.fields.service} {record.fields.event_code}"
+    return f"{utc_text(record.utc)} {what} (`{record.path}:{record.line}`)"
 
 
 def anchor(record: Record) -> str:
@@ -244,7 +246,7 @@ def anchor(record: Record) -> str:
 
 def error_of(record: Record) -> tuple[str, str]:
     """(event code, message) of an application record."""
-    return record.event_code, record.text.partition(" msg=")[2]
+    return record.fields.event_code, record.text.partition(" msg=")[2]
 
 
 def write_report(path: Path, analysis: Analysis) -> None:
@@ -257,18 +259,18 @@ def write_report(path: Path, analysis: Analysis) -> None:
     first_failure = min(analysis.failed.intersection(r for chain in incident for r in chain))
     # the stage message: the causal anchor is the earliest corrected-UTC schema event, the
     # deployment SCHEMA_CHANGE; the database's SCHEMA_APPLIED of its release confirms it
-    causal = min(r for r in analysis.rows if r.event_code == "SCHEMA_CHANGE")
-    operation = json.loads(causal.text)["operation"]
+    causal = min(r for r in analysis.rows if r.fields.event_code == "SCHEMA_CHANGE")
+    operation, release = json.loads(causal.text)["operation"], causal.fields.release_id
     applied = [
         r for r in analysis.rows
-        if r.event_code == "SCHEMA_APPLIED" and r.release_id == causal.release_id
+        if r.fields.event_code == "SCHEMA_APPLIED" and r.fields.release_id == release
     ]  # fmt: skip
     lines = [
         "# Incident report",
         "",
         "## Failure sequence",
         "",
-        f"- {cite(causal)}: release {causal.release_id} runs `{operation}`.",
+        f"- {cite(causal)}: release {release} runs `{operation}`.",
         *(f"- {cite(r)}: the database confirms the schema change." for r in applied),
         f"- {cite(first_error)}: the first application error of the incident.",
         f"- {cite(first_failure)}: the first failed request of the incident.",
@@ -283,7 +285,7 @@ def write_report(path: Path, analysis: Analysis) -> None:
         "",
         "## Root cause",
         "",
-        f"Release: {causal.release_id}",
+        f"Release: {release}",
         f"Schema operation: {operation}",
         "",
         "## Source anchors",
