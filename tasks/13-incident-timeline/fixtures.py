@@ -553,10 +553,12 @@ class Hour:
         rt: int,
         thread: str,
         error_at: int = 0,
+        column: str = "",
     ) -> None:
-        """A request that reads the dropped column: app and db errors, then a 500."""
+        """A request that reads a dropped column (default: the incident's): app and db
+        errors, then a 500."""
         rng = self.rng
-        column = self.world.drop["column"]
+        column = column or self.world.drop["column"]
         first = error_at or moment - self.between(30, 80)
         attempts = [first]
         if not error_at and rng.random() < 0.25:
@@ -773,25 +775,18 @@ class Hour:
     def legacy_decoy(self) -> None:
         """The anchored invoice request that fails on legacy_flag just before the incident."""
         decoy = self.world.decoy
-        rid, error_at, response = (
-            decoy["request_id"],
-            ms(decoy["error_at"]),
-            ms(decoy["response_at"]),
-        )
-        message = 'column "legacy_flag" does not exist'
-        self.db(error_at - 1, "ERROR", "UNDEFINED_COLUMN", message, rid)
-        self.app("billing", error_at, "ERROR", "[worker-3]", rid, "UndefinedColumn", message)
-        took = response - error_at + 5
-        self.app(
+        error_at, response = ms(decoy["error_at"]), ms(decoy["response_at"])
+        self.incident_failure(
+            decoy["instance"],
+            response,
+            ("GET", decoy["path"]),
             "billing",
-            response - 2,
-            "ERROR",
+            decoy["request_id"],
+            response - error_at + 12,
             "[worker-3]",
-            rid,
-            "REQUEST_DONE",
-            f"status=500 dur_ms={took - 2}",
+            error_at=error_at,
+            column="legacy_flag",
         )
-        self.access(decoy["instance"], response, ("GET", decoy["path"]), 500, rid, took)
 
     def check_anchors(self) -> None:
         """The logged texts the anchors declare are the ones the clocks produce."""

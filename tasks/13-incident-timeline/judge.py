@@ -492,9 +492,9 @@ def truth(root: Path) -> dict:
     # the incident's error names the dropped column (anchor legacy-decoy: an earlier failure
     # of the window misses another column)
     column = re.search(r"DROP COLUMN (\w+)", causal["operation"]).group(1)
+    message = f'column "{column}" does not exist'
 
     def incident_error(row: dict) -> bool:
-        message = f'column "{column}" does not exist'
         return row["event_code"] == "UndefinedColumn" and row.get("msg") == message
 
     incident = sorted(
