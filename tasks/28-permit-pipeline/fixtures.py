@@ -560,6 +560,8 @@ def portal_entry(rec: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
     if rec["paid"] is not None or "paid" in raw:
         entry["payment"] = {"amount": raw.get("paid", rec["paid"]), "method": "card"}
+    if "submitted" in omit:
+        del entry["submitted"]
     if "parcel" in omit:
         del entry["site"]["parcel_id"]
     if "owner" in omit:

@@ -27,8 +27,6 @@ def main(argv=None):
     finally:
         conn.close()
     args.output.mkdir(parents=True, exist_ok=True)
-    if args.command == "validate":
-        reports.write_all(args.output, result)
-    else:
-        letters.write_all(args.output, result)
+    writers = {"validate": reports.write_all, "status": letters.write_all}
+    writers[args.command](args.output, result)
     return 0

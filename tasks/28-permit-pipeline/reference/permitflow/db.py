@@ -1,28 +1,21 @@
-"""The intake database: normalized applications, their documents, and the reference data."""
+"""The intake database: normalized applications, their documents, and the reference tables."""
 
-import json
 import sqlite3
 
-SCHEMA = """
+APPLICATIONS = """
 CREATE TABLE applications (
     application_id INTEGER PRIMARY KEY,
     revision INTEGER NOT NULL,
     source TEXT NOT NULL,
-    submitted TEXT NOT NULL,
-    permit_type TEXT NOT NULL,
-    parcel_id TEXT NOT NULL,
-    owner_name TEXT NOT NULL,
-    valuation TEXT NOT NULL,
-    fee_paid TEXT NOT NULL,
-    closed_on TEXT NOT NULL,
+    submitted TEXT,
+    permit_type TEXT,
+    parcel_id TEXT,
+    owner_name TEXT,
+    valuation TEXT,
+    fee_paid TEXT,
+    closed_on TEXT,
     unreadable TEXT NOT NULL
-);
-CREATE TABLE documents (
-    application_id INTEGER NOT NULL REFERENCES applications(application_id),
-    attachment_id TEXT NOT NULL,
-    PRIMARY KEY (application_id, attachment_id)
-);
-CREATE TABLE reference_data (name TEXT PRIMARY KEY, body TEXT NOT NULL);
+)
 """
 COLUMNS = ["application_id", "revision", "source", "submitted", "permit_type", "parcel_id",
            "owner_name", "valuation", "fee_paid", "closed_on"]  # fmt: skip
@@ -32,42 +25,47 @@ def connect(path):
     return sqlite3.connect(path)
 
 
-def create(path, applications, data):
-    """Write a fresh database: ``applications`` (dicts of intake.Record fields) and ``data``."""
+def store(conn, name, columns, rows):
+    """Create table ``name`` keyed by all its ``columns`` and insert ``rows`` (sequences)."""
+    listed = ", ".join(columns)
+    conn.execute(f"CREATE TABLE {name} ({listed}, PRIMARY KEY ({listed})) WITHOUT ROWID")
+    conn.executemany(f"INSERT INTO {name} VALUES ({', '.join('?' for _ in columns)})", rows)
+
+
+def table(conn, name):
+    """Every row of table ``name`` as a dict."""
+    cursor = conn.execute(f"SELECT * FROM {name}")
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor]
+
+
+def create(path, applications, tables):
+    """Write a fresh database: the applications and the reference ``tables``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.unlink(missing_ok=True)
     conn = connect(path)
     with conn:
-        conn.executescript(SCHEMA)
-        for app in applications:
-            row = [str(app[c]) if app[c] is not None else "" for c in COLUMNS[2:]]
-            conn.execute(
-                "INSERT INTO applications VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [app["application_id"], app["revision"], *row, ",".join(app["unreadable"])],
-            )
-            conn.executemany(
-                "INSERT INTO documents VALUES (?, ?)",
-                [(app["application_id"], ref) for ref in app["documents"]],
-            )
-        for name, body in data.items():
-            conn.execute("INSERT INTO reference_data VALUES (?, ?)", (name, json.dumps(body)))
+        conn.execute(APPLICATIONS)
+        conn.executemany(
+            f"INSERT INTO applications VALUES ({', '.join('?' for _ in COLUMNS)}, ?)",
+            [[app[c] for c in COLUMNS] + [",".join(app["unreadable"])] for app in applications],
+        )
+        store(conn, "documents", ["application_id", "attachment_id"],
+              [(app["application_id"], ref) for app in applications for ref in app["documents"]])  # fmt: skip
+        for name, (columns, rows) in tables.items():
+            store(conn, name, columns, rows)
+    conn.execute("VACUUM")  # the file's bytes depend on its content, not on insertion order
     conn.close()
 
 
 def applications(conn):
-    """Every stored application as a dict, with its documents and unreadable fields."""
+    """Every stored application as a dict, in ID order (the table's key), with its documents
+    in ascending order (the documents table's key)."""
     docs = {}
-    for app_id, ref in conn.execute("SELECT application_id, attachment_id FROM documents"):
-        docs.setdefault(app_id, []).append(ref)
-    apps = []
-    query = f"SELECT {', '.join(COLUMNS)}, unreadable FROM applications ORDER BY application_id"
-    for row in conn.execute(query):
-        app = dict(zip(COLUMNS, row, strict=False))
-        app["documents"] = sorted(docs.get(app["application_id"], []))
-        app["unreadable"] = row[-1].split(",") if row[-1] else []
-        apps.append(app)
+    for row in table(conn, "documents"):
+        docs.setdefault(row["application_id"], []).append(row["attachment_id"])
+    apps = table(conn, "applications")
+    for app in apps:
+        app["documents"] = docs.get(app["application_id"], [])
+        app["unreadable"] = app["unreadable"].split(",") if app["unreadable"] else []
     return apps
-
-
-def reference_data(conn):
-    return {name: json.loads(body) for name, body in conn.execute("SELECT * FROM reference_data")}

@@ -32,8 +32,8 @@ def letter(app, issues, status, fee):
              for code, detail in issues if code != "fee_unpaid"]  # fmt: skip
     listed = "".join(f"- {line}\n" for line in lines)
     return TEMPLATE.substitute(
-        application_id=app["application_id"], permit_type=app["permit_type"],
-        parcel_id=app["parcel_id"], status=status,
+        application_id=app["application_id"], permit_type=app["permit_type"] or "",
+        parcel_id=app["parcel_id"] or "", status=status,
         issues=f"Outstanding issues:\n{listed}" if lines else "Outstanding issues: none\n",
         fee="to be determined" if fee is None else f"USD {fee[1]}",
     )  # fmt: skip

@@ -28,9 +28,9 @@ def write_all(output, result):
     write_csv(
         output / "fees.csv",
         ["application_id", "permit_type", "valuation", "fee", "fee_paid", "fee_due"],
-        [[a["application_id"], a["permit_type"], a["valuation"], *result["fees"][a["application_id"]][:1],
-          a["fee_paid"], result["fees"][a["application_id"]][1]]
-         for a in apps if a["application_id"] in result["fees"]],
+        [[a["application_id"], a["permit_type"], a["valuation"], fee, a["fee_paid"], due]
+         for a in apps if a["application_id"] in result["fees"]
+         for fee, due in [result["fees"][a["application_id"]]]],
     )  # fmt: skip
     write_csv(output / "ordinance_impacts.csv", ["application_id", "field", "before", "after"],
               result["impacts"])  # fmt: skip
