@@ -122,11 +122,11 @@ def world(ctx: benchlib.SeedContext) -> dict[str, Any]:
         mine = sorted((orders[i] for i in slots), key=lambda o: o["order_id"], reverse=True)
         for i, order in zip(slots, mine):
             orders[i] = order
+    inventory = [{"warehouse": w, "sku": s, "on_hand": n} for (w, s), n in sorted(stock.items())]
+    random.Random(f"{ctx.seed}/inventory-rows").shuffle(inventory)  # in no particular order
     return {
         "orders": [{k: o[k] for k in ORDER_HEADER} for o in orders],
-        "inventory": [
-            {"warehouse": w, "sku": s, "on_hand": n} for (w, s), n in sorted(stock.items())
-        ],
+        "inventory": inventory,
         "shipped": sorted(shipped, key=lambda r: (r["order_id"], int(r["line_no"]))),
     }
 

@@ -485,6 +485,7 @@ TASK = {
                 "lines": "SKU-5241:2",
             },
             {"table": "stock", "sku": "SKU-5241", "on_hand": "MEM:5 SLC:2"},
+            {"table": "expedite", "order_id": "SO-22401"},
         ],
         "unaffected-kept": [
             {
