@@ -265,6 +265,27 @@ TASK = {
             },
         },
         {
+            "name": "missing-out-kept#1",
+            "file": "output/exceptions.csv",
+            "level": 4,
+            "where": {"employee_id": "E046", "reason": "missing_out"},
+            "count": 3,
+        },
+        {
+            "name": "missing-out-kept#2",
+            "file": "output/payroll.csv",
+            "level": 4,
+            "where": {"employee_id": "E046"},
+            "equals": {"shifts": "1", "paid_minutes": "480"},
+        },
+        {
+            "name": "open-at-end#1",
+            "file": "output/exceptions.csv",
+            "level": 4,
+            "where": {"record_id": "P10960", "reason": "missing_out"},
+            "count": 1,
+        },
+        {
             "name": "double-in#1",
             "file": "output/exceptions.csv",
             "level": 4,
@@ -327,11 +348,18 @@ TASK = {
             "equals": {"break_minutes": "30", "paid_minutes": "331"},
         },
         {
-            "name": "explicit-short-break#1",
+            "name": "explicit-breaks#1",
             "file": "output/shift_detail.csv",
             "level": 4,
             "where": {"in_record_id": "P10475"},
             "equals": {"break_minutes": "15", "paid_minutes": "525"},
+        },
+        {
+            "name": "explicit-breaks#2",
+            "file": "output/shift_detail.csv",
+            "level": 4,
+            "where": {"in_record_id": "P10637"},
+            "equals": {"break_minutes": "45", "paid_minutes": "495"},
         },
         {
             "name": "auto-break-night#1",

@@ -479,6 +479,80 @@ TASK = {
                 "timestamp": "2025-11-06T14:30:00-06:00",
             },
         ],
+        "missing-out-kept": [
+            {
+                "table": "employee",
+                "employee_id": "E046",
+                "name": "Arjun Mehta",
+                "group": "N",
+                "hourly_rate": "20.85",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10797",
+                "employee_id": "E046",
+                "punch": "IN",
+                "timestamp": "2025-11-06T06:00:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10652",
+                "employee_id": "E046",
+                "punch": "BREAK_START",
+                "timestamp": "2025-11-06T10:00:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10657",
+                "employee_id": "E046",
+                "punch": "BREAK_END",
+                "timestamp": "2025-11-06T10:30:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10774",
+                "employee_id": "E046",
+                "punch": "IN",
+                "timestamp": "2025-11-07T06:00:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10825",
+                "employee_id": "E046",
+                "punch": "OUT",
+                "timestamp": "2025-11-07T14:30:00-06:00",
+            },
+        ],
+        "open-at-end": [
+            {
+                "table": "employee",
+                "employee_id": "E053",
+                "name": "Sofia Lindgren",
+                "group": "N",
+                "hourly_rate": "22.05",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10776",
+                "employee_id": "E053",
+                "punch": "IN",
+                "timestamp": "2025-11-07T06:00:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10826",
+                "employee_id": "E053",
+                "punch": "OUT",
+                "timestamp": "2025-11-07T14:30:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10960",
+                "employee_id": "E053",
+                "punch": "IN",
+                "timestamp": "2025-11-08T14:00:00-06:00",
+            },
+        ],
         "double-in": [
             {
                 "table": "employee",
@@ -639,7 +713,7 @@ TASK = {
                 "timestamp": "2025-11-04T14:01:00-06:00",
             },
         ],
-        "explicit-short-break": [
+        "explicit-breaks": [
             {
                 "table": "employee",
                 "employee_id": "E016",
@@ -674,6 +748,48 @@ TASK = {
                 "employee_id": "E016",
                 "punch": "OUT",
                 "timestamp": "2025-11-05T15:00:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10637",
+                "employee_id": "E016",
+                "punch": "IN",
+                "timestamp": "2025-11-06T06:00:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10651",
+                "employee_id": "E016",
+                "punch": "BREAK_START",
+                "timestamp": "2025-11-06T09:00:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10653",
+                "employee_id": "E016",
+                "punch": "BREAK_END",
+                "timestamp": "2025-11-06T09:15:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10667",
+                "employee_id": "E016",
+                "punch": "BREAK_START",
+                "timestamp": "2025-11-06T12:00:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10669",
+                "employee_id": "E016",
+                "punch": "BREAK_END",
+                "timestamp": "2025-11-06T12:30:00-06:00",
+            },
+            {
+                "table": "punch",
+                "record_id": "P10689",
+                "employee_id": "E016",
+                "punch": "OUT",
+                "timestamp": "2025-11-06T15:00:00-06:00",
             },
         ],
         "auto-break-night": [

@@ -82,13 +82,14 @@ class Payroll:
     def midnight(self, day: date) -> int:
         return int(datetime.combine(day, time(), self.zone).timestamp()) // 60
 
-    def pair(self, records: list[dict[str, str]]) -> tuple[list[list], list[tuple[list, str]]]:
-        """Paid shifts (their records, IN first) and unpaid ones (records, reason)."""
+    def pair(self, records: list[dict[str, str]]) -> tuple[dict[str, list], list[tuple[list, str]]]:
+        """Paid shifts by employee (their records, IN first; in time order) and unpaid ones."""
         by_employee: dict[str, list[dict[str, str]]] = {}
         for record in records:
             by_employee.setdefault(record["employee_id"], []).append(record)
-        shifts, unpaid = [], []
-        for punches in by_employee.values():
+        shifts: dict[str, list] = {}
+        unpaid = []
+        for employee, punches in by_employee.items():
             shift = None
             for record in sorted(punches, key=lambda r: minute(r["timestamp"])):
                 if record["punch"] == "IN":
@@ -104,7 +105,7 @@ class Payroll:
                         if length > self.max_shift:
                             unpaid.append((shift, "shift_too_long"))
                         else:
-                            shifts.append(shift)
+                            shifts.setdefault(employee, []).append(shift)
                         shift = None
             if shift:
                 unpaid.append((shift, "missing_out"))
@@ -154,11 +155,10 @@ class Payroll:
             if self.in_week(shift)
             for r in shift
         ]
-        week = sorted((s for s in shifts if self.in_week(s)), key=lambda s: minute(s[0]["timestamp"]))
         details, payroll = [], {}
         night_start, night_end = clock(self.night["start"]), clock(self.night["end"])
         for employee in sorted(self.employees, key=lambda e: e["employee_id"]):
-            mine = [s for s in week if s[0]["employee_id"] == employee["employee_id"]]
+            mine = [s for s in shifts.get(employee["employee_id"], []) if self.in_week(s)]
             worked = [self.worked(s) for s in mine]
             local = [[datetime.fromtimestamp(m * 60, self.zone) for m in w[1]] for w in worked]
             tiers = iter(self.tiers(employee["group"], [t.date() for day in local for t in day]))
@@ -211,7 +211,7 @@ def main() -> None:
     corrected = (args.inputs / "punch_corrections.csv").exists()
     details, exceptions, rows = payroll.compute(load_records(args.inputs, corrected))
     args.output.mkdir(parents=True, exist_ok=True)
-    write_csv(args.output / "payroll.csv", PAYROLL, [rows[k] for k in sorted(rows)])
+    write_csv(args.output / "payroll.csv", PAYROLL, list(rows.values()))
     write_csv(args.output / "shift_detail.csv", DETAIL, details)
     write_csv(args.output / "exceptions.csv", EXCEPTIONS, exceptions)
     if corrected:
@@ -219,7 +219,7 @@ def main() -> None:
         changed = [
             {"employee_id": k, "gross_before": before[k]["gross_pay"],
              "gross_after": rows[k]["gross_pay"], "delta": rows[k]["gross_pay"] - before[k]["gross_pay"]}
-            for k in sorted(rows) if rows[k]["gross_pay"] != before[k]["gross_pay"]
+            for k in rows if rows[k]["gross_pay"] != before[k]["gross_pay"]
         ]  # fmt: skip
         write_csv(args.output / "correction_summary.csv", SUMMARY, changed)
 
