@@ -39,7 +39,7 @@ ALIASES = {
     "governing_law": ["Governing Law", "Choice of Law", "Applicable Law"],
     "liability_cap": ["Limitation of Liability", "Limitations of Liability", "Liability Cap"],
     "data_retention_days": [
-        "Data Retention", "Retention of Customer Data", "Record Retention", "Retention and Deletion",
+        "Data Retention", "Retention of Customer Data", "Record  Retention", "Retention and Deletion",
     ],  # fmt: skip
     "definitions": ["Definitions", "Definitions and Interpretation"],
     "services": ["Services", "Scope of Services"],
@@ -57,6 +57,7 @@ ALIASES = {
     "entire_agreement": ["Entire Agreement", "General Provisions"],
     "pricing": ["Rate Card", "Pricing Schedule"],
     "security": ["Security Requirements", "Information Security"],
+    "language": ["Language", "Maßgebliche Sprache"],
 }
 # Headings that are not in clause_aliases.json: ordinary text to a parser.
 UNRECOGNIZED = [
@@ -389,6 +390,9 @@ def build(cid: str, rng: random.Random, anchors: list[dict], aliases: dict, late
     retention_at = rng.choice(["main", "main", "exhibit", "both"])
     if "data_retention_days" in special:
         retention_at = "main"
+    both_stated = rng.random() < 0.5 and isinstance(values["data_retention_days"], int)
+    if retention_at == "both" and both_stated:  # the exhibit repeats the clause, another value
+        values["exhibit_retention"] = rng.choice([v for v in (30, 60, 90, 180, 365) if v != values["data_retention_days"]])
 
     order = [k for k in MAIN_ORDER if not (k == "data_retention_days" and retention_at == "exhibit")]
     for k in ("service_levels", "insurance", "force_majeure", "intellectual_property"):
@@ -422,7 +426,9 @@ def build(cid: str, rng: random.Random, anchors: list[dict], aliases: dict, late
             continue
         head_lines = wrapped(head, aliases, rng) if late and k and rng.random() < 0.6 else [head]
         if k in TYPES:
-            if k == "data_retention_days" and retention_at == "both":
+            if k == "data_retention_days" and retention_at == "both" and both_stated:
+                body = clause_body(k, values[k], vendor, rng)  # the exhibit states another value
+            elif k == "data_retention_days" and retention_at == "both":
                 body = "Vendor's obligations for Customer Data after termination are set out in the Data Processing Terms."
             else:
                 body = clause_body(k, values[k], vendor, rng)
@@ -470,7 +476,7 @@ def is_heading(line: str, aliases: dict) -> bool:
         text = parts[1]
     text = text[:-1] if text[-1:] in ".:" else text
     text = " ".join(text.split()).casefold()
-    return any(text == a.casefold() for names in aliases.values() for a in names)
+    return any(text == " ".join(a.split()).casefold() for names in aliases.values() for a in names)
 
 
 def emit_anchor(doc: Doc, anchor: dict, head: str, late: bool, rng: random.Random) -> None:
@@ -531,7 +537,7 @@ def exhibits(doc: Doc, rng: random.Random, style: int, upper: bool, aliases: dic
         head = heading_line(0, "2", rng.choice(aliases["data_retention_days"]), upper)
         head_lines = wrapped(head, aliases, rng) if late and rng.random() < 0.6 else [head]
         body = anchor.get("exhibit_body") or clause_body(
-            "data_retention_days", values["data_retention_days"], vendor, rng
+            "data_retention_days", values.get("exhibit_retention", values["data_retention_days"]), vendor, rng
         )
         doc.add(head_lines + [doc.blank] + doc.wrap(body) + [doc.blank], keep=True)
         for _ in range(rng.randint(1, 3)):
@@ -569,7 +575,7 @@ MAIN_ANCHORS = [
     "caps-liability", "amount-format", "notice-after-days", "notices-plural", "retained-word",
     "law-wrapped", "law-construed", "renew-no", "statement-next-page", "unrecognized-heading",
     "exhibit-second-clause", "two-statements", "no-heading", "heading-styles",
-    "alias-sentence", "first-of-two-forms", "blank-tail",
+    "alias-sentence", "first-of-two-forms", "blank-tail", "casefold-heading", "jurisdiction-line-end",
 ]  # fmt: skip
 LATE_ANCHORS = ["late-wrapped"]
 

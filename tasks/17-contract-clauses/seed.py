@@ -230,6 +230,27 @@ TASK = {
                 "tail": "Renewal pricing follows the rate card in Exhibit A and is reviewed each year by the parties.",
             }
         ],
+        "casefold-heading": [
+            {
+                "contract": "VA-5488",
+                "clause": "governing_law",
+                "body": "This Agreement is governed by the laws of the Federal Republic of Germany, excluding the UN Sales Convention.",
+                "then": "15. MASSGEBLICHE SPRACHE",
+            },
+            {
+                "contract": "VA-6022",
+                "clause": "governing_law",
+                "body": "This Agreement is governed by the laws of the Federal Republic of Germany; the courts of Munich have jurisdiction.",
+                "then": "16. Maßgebliche Sprache",
+            },
+        ],
+        "jurisdiction-line-end": [
+            {
+                "contract": "VA-5714",
+                "clause": "governing_law",
+                "body": "This Agreement is governed by the laws of Victoria|(Australia), and the courts of Melbourne have exclusive jurisdiction.",
+            }
+        ],
         "first-of-two-forms": [
             {
                 "contract": "VA-3342",
@@ -360,7 +381,7 @@ TASK = {
                 "contact": "pm@saffron.example",
                 "renewal": "keep",
                 "liability": "fees_months:24",
-                "law": "Victoria",
+                "law": "keep",
             },
             {
                 "contract": "VA-6188",

@@ -48,22 +48,17 @@ def heading_text(line: str) -> str:
 
 
 def find_headings(lines: list[str], aliases: dict[str, str]) -> list[tuple[int, int, str]]:
-    """(index of the first heading line, number of heading lines, clause type)."""
+    """(index of the first heading line, number of heading lines, clause type), top-down."""
     heads = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        kind = aliases.get(heading_text(line)) if "\f" not in line else None
-        if kind:
+    skip = False
+    for i, (line, nxt) in enumerate(zip(lines, [*lines[1:], ""])):
+        if skip:
+            skip = False
+        elif kind := aliases.get(heading_text(line)):
             heads.append((i, 1, kind))
-        elif line.strip() and "\f" not in line and i + 1 < len(lines):
-            nxt = lines[i + 1]
-            if nxt.strip() and "\f" not in nxt:
-                kind = aliases.get(heading_text(line.strip() + " " + nxt.strip()))
-                if kind:
-                    heads.append((i, 2, kind))
-                    i += 1
-        i += 1
+        elif line.strip() and (kind := aliases.get(heading_text(line + " " + nxt))):
+            heads.append((i, 2, kind))
+            skip = True
     return heads
 
 
@@ -94,14 +89,11 @@ def statement(kind: str, text: str) -> tuple[int, int, str, str] | None:
 def index_contract(path: Path, shown: str, aliases: dict[str, str]) -> dict[str, dict]:
     """clause type -> its row (with the statement's lines and renewal window), or reason."""
     lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
     heads = find_headings(lines, aliases)
     found: dict[str, dict] = {}
-    for number, (first, size, kind) in enumerate(heads):
+    for (first, size, kind), (limit, *_) in zip(heads, [*heads[1:], (None,)]):
         if kind not in TYPES or "row" in found.get(kind, {}):
             continue
-        limit = heads[number + 1][0] if number + 1 < len(heads) else len(lines)
         body = []
         for line in lines[first + size : limit]:
             if "\f" in line:
@@ -121,7 +113,7 @@ def index_contract(path: Path, shown: str, aliases: dict[str, str]) -> dict[str,
             "end_line": last + 1,
             "excerpt": " ".join(text[start:end].split()),
         }, "window": window, "path": shown,
-            "lines": (base + text.count("\n", 0, start), base + text.count("\n", 0, end - 1))}  # fmt: skip
+            "lines": (base + text.count("\n", 0, start), base + text.count("\n", 0, end))}  # fmt: skip
     return found
 
 
@@ -148,15 +140,16 @@ def comparison(review: list[str], index: dict[str, dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("folders", nargs="+")
+    parser.add_argument("folder")
+    parser.add_argument("more", nargs="*")
     parser.add_argument("--output", required=True)
     args = parser.parse_args()
-    base = Path(args.folders[0]).parent
+    base = Path(args.folder).parent
     table = json.loads((base / "clause_aliases.json").read_text(encoding="utf-8"))
     aliases = {" ".join(a.split()).casefold(): kind for kind, names in table.items() for a in names}
     index: dict[str, dict] = {}
-    for folder in args.folders:
-        for path in sorted(Path(folder).glob("*.txt")):
+    for folder in [args.folder, *args.more]:
+        for path in Path(folder).glob("*.txt"):
             index[path.stem] = index_contract(path, f"{folder}/{path.name}", aliases)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
@@ -174,11 +167,12 @@ def main() -> None:
                     found.writerow([cid, kind, *entry["row"].values()])
                 else:
                     missing.writerow([cid, kind, entry["reason"]])
-    review_file = base / "review_set.csv"
-    if review_file.exists():
-        with open(review_file, encoding="utf-8", newline="") as handle:
+    try:
+        with open(base / "review_set.csv", encoding="utf-8", newline="") as handle:
             review = [row["contract_id"] for row in csv.DictReader(handle)]
-        (out / "comparison.md").write_text(comparison(review, index), encoding="utf-8")
+    except FileNotFoundError:
+        return  # no review set yet
+    (out / "comparison.md").write_text(comparison(review, index), encoding="utf-8")
 
 
 if __name__ == "__main__":
