@@ -1,0 +1,1 @@
+"""TODO: the reference solution, written from TASK.md alone (standard library only)."""
