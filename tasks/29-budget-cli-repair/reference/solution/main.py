@@ -1,1 +1,0 @@
-"""TODO: the reference solution, written from TASK.md alone (standard library only)."""
