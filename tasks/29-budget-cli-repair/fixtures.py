@@ -88,7 +88,7 @@ RULES = [
     (21, 90, "ZALANDO", "Clothing"), (22, 91, "H&M", "Clothing"),
     (23, 95, "APOTHEKE", "Health"), (24, 15, "HABENZINSEN", "Interest"),
     (25, 50, "NETFLIX", "Subscriptions"), (26, 61, "AMZN", "Shopping"),
-    (27, 74, "LIDL", "Groceries"),
+    (27, 74, "LIDL", "Groceries"), (29, 92, "VHS Wien", "Education"),
 ]  # fmt: skip
 
 # Budgets, inserted month by month: May's rows come before June's planned ones.
@@ -180,16 +180,26 @@ ANCHOR_ROWS = {
         entry("alpen-giro", "AB25051200142", "2025-05-12", "-6.80", party="BÄCKEREI GROSSMANN", purpose="KARTENZAHLUNG 12.05. 07:41"),
     ],
     "nfkc-decomposed": [
-        entry("harbor-card", "HC2505110318", "2025-05-11", "-18.60", text="CAFE\u0301 CENTRAL WIEN", other="2025-05-10"),
+        entry("harbor-card", "HC2505110318", "2025-05-11", "-18.60", text="Cafe\u0301 Central Wien", other="2025-05-10"),
     ],
     "nfkc-fullwidth": [
         entry("harbor-card", "HC2505130402", "2025-05-13", "-34.15", text="\uff28\uff2f\uff26\uff25\uff32 DANKT 0412", other="2025-05-13"),
     ],
     "whitespace": [
-        entry("harbor-card", "HC2505140577", "2025-05-14", "-10.99", text="  SPOTIFY\u00a0\u00a0AB\tSTOCKHOLM  ", other="2025-05-14"),
+        entry("harbor-card", "HC2505140577", "2025-05-14", "-10.99", text="  Spotify\u00a0\u00a0AB\tStockholm  ", other="2025-05-14"),
     ],
     "substring-middle": [
         entry("harbor-card", "HC2505160641", "2025-05-16", "-13.99", text="PAYPAL *NETFLIX.COM 35314369001", other="2025-05-15"),
+    ],
+    # round-up savings: transfers of less than one euro, out of giro and into savings
+    "round-up": [
+        entry("alpen-giro", "AB25051600190", "2025-05-16", "-0.60", party="UMBUCHUNG SPARKONTO", purpose="Aufrundung Mai"),
+        entry("alpen-save", "AB25051600190", "2025-05-16", "0.60", party="UMBUCHUNG GIROKONTO", purpose="Aufrundung Mai"),
+    ],
+    # a course fee and its cancellation in one month: Education nets to exactly zero
+    "net-zero": [
+        entry("harbor-card", "HC2505070140", "2025-05-07", "-120.00", text="VHS Wien Kursgebuehr", other="2025-05-06"),
+        entry("harbor-card", "HC2505280845", "2025-05-28", "120.00", text="VHS Wien Storno", other="2025-05-27"),
     ],
     "cp1252-dash": [
         entry("alpen-giro", "AB25051500177", "2025-05-15", "-52.37", party="SPAR – FILIALE 4711", purpose="KARTENZAHLUNG 15.05. 17:02 • 1010 WIEN"),
@@ -215,7 +225,7 @@ ANCHOR_ROWS = {
         entry("harbor-card", "HC2505090230", "2025-05-09", "612.35", text="PAYMENT RECEIVED - THANK YOU", other="2025-05-09"),
     ],
     "interest": [
-        entry("alpen-save", "AB25053100333", "2025-05-31", "1.87", party="", purpose="HABENZINSEN 05/2025"),
+        entry("alpen-save", "AB25053100301", "2025-05-31", "1.87", party="", purpose="Habenzinsen 05/2025"),
     ],
     "month-edges": [
         entry("alpen-giro", "AB25043000289", "2025-04-30", "3245.18", party="ACME GMBH", purpose="GEHALT 04/2025"),
@@ -231,14 +241,19 @@ ANCHOR_ROWS = {
         entry("harbor-card", "HC2505260801", "2025-05-26", "-19.90", text="H&M 0921 WIEN", other="2025-05-25"),
         entry("harbor-card", "HC2505270823", "2025-05-27", "-75.00", text="MUSEUMSQUARTIER WIEN", other="2025-05-26"),
         entry("alpen-giro", "AB25050500045", "2025-05-05", "-54.18", party="BILLA AG", purpose="KARTENZAHLUNG 05.05. 18:32"),
+        entry("harbor-card", "HC2505290866", "2025-05-29", "19.90", text="H&M 0921 WIEN RETOURE", other="2025-05-28"),
+        entry("harbor-card", "HC2505250781", "2025-05-25", "-31.20", text="LIDL DANKT 0815", other="2025-05-24"),
+        entry("harbor-card", "HC2505300880", "2025-05-30", "0.75", text="BILLA DANKT 1234 PFAND", other="2025-05-29"),
+        entry("harbor-card", "HC2505300885", "2025-05-30", "-0.99", text="SPAR DANKT 0815", other="2025-05-29"),
     ],
 }  # fmt: skip
 
 # The split file of the main fixture: (source_account, source_id, category, amount) rows.
 SPLIT_ANCHORS = [
-    # valid: two parts of a supermarket purchase
+    # valid: three parts of a supermarket purchase, one under a euro
     ("harbor-card", "HC2505100250", "Groceries", "-61.90"),
-    ("harbor-card", "HC2505100250", "Household", "-24.50"),
+    ("harbor-card", "HC2505100250", "Household", "-24.10"),
+    ("harbor-card", "HC2505100250", "Gifts", "-0.40"),
     # valid, although a float sum misses it: -20.10 + -40.20 != -60.30 in binary floating point
     ("harbor-card", "HC2505120377", "Shopping", "-20.10"),
     ("harbor-card", "HC2505120377", "Household", "-40.20"),
@@ -250,8 +265,8 @@ SPLIT_ANCHORS = [
     ("harbor-card", "HC2505230733", "Hobbies", "-20.00"),
     ("harbor-card", "HC2505230733", "Gifts", "-4.00"),
     ("harbor-card", "HC2505220719", "Shopping", "-200.00"),
-    # not_spending: a salary cannot be split
-    ("alpen-giro", "AB25053000305", "Salary", "3000.00"),
+    # not_spending: a salary cannot be split, not even into spending categories
+    ("alpen-giro", "AB25053000305", "Household", "3000.00"),
     ("alpen-giro", "AB25053000305", "Gifts", "245.18"),
     # not_spending: a part in a transfer category
     ("harbor-card", "HC2505240760", "Uncategorized", "-24.00"),
@@ -262,12 +277,23 @@ SPLIT_ANCHORS = [
     # invalid_amount: a part of the other sign, although the parts sum exactly
     ("harbor-card", "HC2505270823", "Education", "-80.00"),
     ("harbor-card", "HC2505270823", "Gifts", "5.00"),
-    # invalid_amount: a zero part
+    # invalid_amount: a zero part (of a purchase, and of a refund)
     ("harbor-card", "HC2505090227", "Dining", "-27.40"),
     ("harbor-card", "HC2505090227", "Gifts", "0.00"),
-    # valid: a refund split (positive parts)
-    ("harbor-card", "HC2505190655", "Clothing", "39.95"),
+    ("harbor-card", "HC2505290866", "Clothing", "19.90"),
+    ("harbor-card", "HC2505290866", "Gifts", "0.00"),
+    # unknown_category: category names are compared exactly
+    ("harbor-card", "HC2505250781", "groceries", "-20.00"),
+    ("harbor-card", "HC2505250781", "Household", "-11.20"),
+    # valid: a refund split (positive parts, one under a euro)
+    ("harbor-card", "HC2505190655", "Clothing", "39.45"),
     ("harbor-card", "HC2505190655", "Shopping", "20.00"),
+    ("harbor-card", "HC2505190655", "Gifts", "0.50"),
+    # valid: splits of amounts under one euro, a deposit refund and a purchase
+    ("harbor-card", "HC2505300880", "Groceries", "0.50"),
+    ("harbor-card", "HC2505300880", "Household", "0.25"),
+    ("harbor-card", "HC2505300885", "Groceries", "-0.59"),
+    ("harbor-card", "HC2505300885", "Household", "-0.40"),
     # valid: personal care appears in the report only through this split
     ("harbor-card", "HC2505180650", "Personal care", "-25.35"),
     ("harbor-card", "HC2505180650", "Household", "-12.50"),
@@ -312,7 +338,7 @@ EDGE_ACCOUNTS = [
 GIRO_SHOPS = [
     ("BILLA AG", "KARTENZAHLUNG"), ("SPAR DANKT", "KARTENZAHLUNG"), ("HOFER KG", "KARTENZAHLUNG"),
     ("LIDL ÖSTERREICH", "KARTENZAHLUNG"), ("APOTHEKE ZUR GOLDENEN KRONE", "KARTENZAHLUNG"),
-    ("BANKOMAT 1010 WIEN", "BEHEBUNG"), ("ÖAMTC", "MITGLIEDSBEITRAG"), ("TRAFIK MÜLLER", "KARTENZAHLUNG"),
+    ("BANKOMAT 1010 WIEN", "BEHEBUNG"), ("ÖAMTC", "MITGLIEDSBEITRAG"), ("Trafik Müller", "Kartenzahlung"),
     ("WIENER LINIEN GMBH", "JAHRESKARTE RATE"), ("CAFÉ SPERL", "KARTENZAHLUNG"),
 ]  # fmt: skip
 CARD_SHOPS = [
@@ -320,7 +346,7 @@ CARD_SHOPS = [
     "AMAZON.DE*{c} AMZN.DE/PM", "AMZN MKTP DE*{c}", "UBER *TRIP {c} HELP.UBER.COM",
     "UBER EATS WIEN {c}", "RESTAURANT ZUM SCHWARZEN KAMEEL", "ZALANDO SE", "H&M {n} WIEN",
     "APOTHEKE ZUM LOEWEN", "WIENER LINIEN TICKET APP", "ÖBB TICKETSHOP", "THALIA WIEN",
-    "TABAK TRAFIK {n}", "MUSEUMSQUARTIER WIEN", "IKEA VÖSENDORF", "DOUGLAS {n} WIEN",
+    "TABAK TRAFIK {n}", "MUSEUMSQUARTIER WIEN", "IKEA Vösendorf", "DOUGLAS {n} WIEN",
 ]  # fmt: skip
 LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 

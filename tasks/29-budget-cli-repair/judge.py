@@ -76,6 +76,23 @@ TASK = {
             "timeout": 30.0,
         },
         {
+            "run": "python -m budgetdesk splits workspace/budget.db inputs/splits.csv --errors output/split_errors.json",
+            "argv": [
+                "python",
+                "-m",
+                "budgetdesk",
+                "splits",
+                "workspace/budget.db",
+                "inputs/splits.csv",
+                "--errors",
+                "output/split_errors.json",
+            ],
+            "cwd": ".",
+            "stdin": None,
+            "stage": "splits",
+            "timeout": 30.0,
+        },
+        {
             "run": "python -m budgetdesk import workspace/budget.db inputs/accounts.json inputs/statements",
             "argv": [
                 "python",

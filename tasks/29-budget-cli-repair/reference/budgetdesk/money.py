@@ -7,7 +7,6 @@ from decimal import Decimal
 
 def parse_comma_decimal(text: str) -> Decimal | None:
     """An unsigned amount like 1.234,56 (None when the cell is empty)."""
-    text = text.strip()
     if not text:
         return None
     return Decimal(text.replace(".", "").replace(",", "."))
@@ -15,7 +14,7 @@ def parse_comma_decimal(text: str) -> Decimal | None:
 
 def parse_point_decimal(text: str) -> Decimal:
     """A signed amount like -1,234.56."""
-    return Decimal(text.strip().replace(",", ""))
+    return Decimal(text.replace(",", ""))
 
 
 def format_amount(value: Decimal) -> str:
