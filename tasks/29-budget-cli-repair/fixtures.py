@@ -69,7 +69,7 @@ CATEGORIES = [
     ("Dining", "spending"), ("Transport", "spending"), ("Subscriptions", "spending"),
     ("Shopping", "spending"), ("Clothing", "spending"), ("Health", "spending"),
     ("Gifts", "spending"), ("Household", "spending"), ("Education", "spending"),
-    ("Personal care", "spending"), ("Uncategorized", "spending"),
+    ("Personal care", "spending"), ("Travel", "spending"), ("Uncategorized", "spending"),
     ("Transfer", "transfer"), ("Card payment", "transfer"),
 ]  # fmt: skip
 
@@ -99,11 +99,13 @@ BUDGETS = {
     "2025-05": {"Housing": "1150.00", "Utilities": "160.00", "Groceries": "450.00",
                 "Dining": "180.00", "Transport": "90.00", "Subscriptions": "35.00",
                 "Shopping": "150.00", "Clothing": "100.00", "Health": "40.00",
-                "Gifts": "50.00", "Household": "60.00", "Education": "30.00"},
+                "Gifts": "50.00", "Household": "60.00", "Education": "30.00",
+                "Travel": "200.00"},
     "2025-06": {"Housing": "1150.00", "Utilities": "140.00", "Groceries": "480.00",
                 "Dining": "150.00", "Transport": "110.00", "Subscriptions": "40.00",
                 "Shopping": "120.00", "Clothing": "60.00", "Health": "45.00",
-                "Gifts": "25.00", "Household": "75.00", "Education": "0.00"},
+                "Gifts": "25.00", "Household": "75.00", "Education": "0.00",
+                "Travel": "350.00"},
 }  # fmt: skip
 
 STATEMENTS = {
