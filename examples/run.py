@@ -39,6 +39,7 @@ import datetime as _dt
 import errno
 import fcntl
 import functools
+import gzip
 import hashlib
 import json
 import math
@@ -50,6 +51,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -1245,7 +1247,7 @@ class WorkspaceSource:
 
 def copyable(root: Path) -> bool:
     """Whether ``root`` holds only folders, regular files and symlinks (a copy's repertoire)."""
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in benchlib.walk(root):
         for name in dirs + files:
             mode = Path(folder, name).lstat().st_mode
             if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
@@ -1257,7 +1259,7 @@ def remove_tree(root: Path) -> None:
     """Remove a folder of the runner's, read-only trees included, whatever is left."""
     with contextlib.suppress(OSError):
         benchlib.make_writable(root)
-    shutil.rmtree(root, ignore_errors=True)
+    benchlib.delete_tree(root, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -1269,6 +1271,104 @@ def _locked(path: Path) -> Iterator[None]:
         yield
     finally:
         os.close(handle)
+
+
+# ---------------------------------------------------------------------------------------------
+# archive -- deterministic archives of final workspaces (both runners keep one per run)
+# ---------------------------------------------------------------------------------------------
+# Entries are sorted, owned by uid/gid 0 with empty names, dated 0 and gzip-compressed with
+# mtime 0, so two identical workspaces give byte-identical archives (handy for comparing
+# arms). Modes are kept, so read-only inputs stay visible as such.
+
+WORKSPACE_ARCHIVE: Final = "workspace.tar.gz"
+
+
+def archive_members(root: Path, paths: tuple[str, ...] | None) -> list[Path]:
+    """Files, links and folders under ``root`` (only under ``paths`` when given).
+
+    Sorted by relative path, so every folder comes before its contents.
+    """
+    tops = [root / p.rstrip("/") for p in paths] if paths is not None else [root]
+    found: set[Path] = set()
+    for top in tops:
+        if not (top.exists() or top.is_symlink()):
+            continue
+        if top != root:
+            found.add(top)
+        if top.is_dir() and not top.is_symlink():
+            found.update(_archive_walk(top))
+    return sorted(found, key=lambda p: p.relative_to(root).as_posix())
+
+
+def _archive_walk(top: Path) -> Iterator[Path]:
+    for folder, dirs, files in benchlib.walk(top):
+        dirs.sort()
+        base = Path(folder)
+        for name in sorted(dirs + files):
+            yield base / name
+
+
+def _info(path: Path, root: Path) -> tarfile.TarInfo | None:
+    """The tar header of ``path``; ``None`` for FIFOs, sockets and devices (never opened)."""
+    info = tarfile.TarInfo(path.relative_to(root).as_posix())
+    status = path.lstat()
+    info.mode = status.st_mode & 0o7777
+    info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+    if stat.S_ISLNK(status.st_mode):
+        info.type, info.linkname = tarfile.SYMTYPE, str(path.readlink())
+    elif stat.S_ISDIR(status.st_mode):
+        info.type = tarfile.DIRTYPE
+    elif stat.S_ISREG(status.st_mode):
+        info.size = status.st_size
+    else:
+        return None
+    return info
+
+
+def write_archive(root: Path, dest: Path, paths: tuple[str, ...] | None = None) -> list[str]:
+    """Archive ``root`` (or only its ``paths``) to ``dest`` as a deterministic tar.gz.
+
+    Returns:
+        Workspace-relative paths left out: unreadable files, FIFOs, sockets and devices (an
+        agent may leave any of them; opening a FIFO would block the runner forever).
+    """
+    skipped: list[str] = []
+    benchlib.ensure_parent(dest)
+    with (
+        open(dest, "wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as zipped,
+        tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as tar,
+    ):
+        for path in archive_members(root, paths):
+            try:
+                added = _add(tar, path, root)
+            except OSError:
+                added = False
+            if not added:
+                skipped.append(path.relative_to(root).as_posix())
+    return skipped
+
+
+def archive_workspace(
+    workspace: Path, run_dir: Path, paths: tuple[str, ...] | None = None
+) -> list[DiagnosticEntry]:
+    """Archive a run's final workspace (only ``paths`` when given) as ``run_dir``'s
+    :data:`WORKSPACE_ARCHIVE`; an ``archive`` diagnostic for each entry left out."""
+    skipped = write_archive(workspace, run_dir / WORKSPACE_ARCHIVE, paths)
+    message = "unreadable, not archived: {}"
+    return [DiagnosticEntry(0, "runner", 0, 0, "archive", message.format(r)) for r in skipped]
+
+
+def _add(tar: tarfile.TarFile, path: Path, root: Path) -> bool:
+    info = _info(path, root)
+    if info is None:
+        return False
+    if info.isreg():
+        with open(path, "rb") as stream:
+            tar.addfile(info, stream)
+    else:
+        tar.addfile(info)
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1739,12 +1839,8 @@ class Lifecycle:
     def execute(cls, config: RunConfig, state: RunState | None = None) -> RunState:
         """Execute one run in a private temporary folder (removed afterwards)."""
         state = state or RunState(started_at=utc_now())
-        with tempfile.TemporaryDirectory(prefix="benchsmith-", ignore_cleanup_errors=True) as tmp:
-            lifecycle = cls(config, state, Path(tmp))
-            try:
-                lifecycle.run()
-            finally:
-                benchlib.make_writable(Path(tmp))
+        with benchlib.temporary_folder("benchsmith-") as tmp:
+            cls(config, state, tmp).run()
         return state
 
     # -- timeline ---------------------------------------------------------------------------
@@ -2010,7 +2106,7 @@ class Lifecycle:
         too, symbolic links and FIFOs never) into ``dest``, :data:`MAX_TRANSCRIPT_BYTES` in
         all; a file cut or left out is a ``transcript-cap`` diagnostic."""
         left = MAX_TRANSCRIPT_BYTES
-        for folder, dirs, names in os.walk(self.transcripts):
+        for folder, dirs, names in benchlib.walk(self.transcripts):
             dirs[:] = sorted(d for d in dirs if not (Path(folder) / d).is_symlink())
             for name in sorted(names):
                 path = Path(folder) / name
@@ -2156,7 +2252,7 @@ def hold_verdict(stdout: bytes, exit_code: int | None, seconds: float) -> Verdic
     return Verdict(
         value["status"], value["progress_level"], value["main_checks_passed"],
         value["main_checks_total"], value["edge_check_passed"],
-        tuple(str(n) for n in value["notes"]), value, exit_code, seconds,
+        tuple(printable(str(n)) for n in value["notes"]), value, exit_code, seconds,
     )  # fmt: skip
 
 
@@ -2228,7 +2324,20 @@ class CommandJudge:
                 f"the judge was asked for {asked} but judged {judged}",
                 exit_code=code, seconds=seconds,
             )  # fmt: skip
+        problem = "" if self.unsealed else unsealed_judging(verdict.notes)
+        if problem:
+            return error_verdict(problem, exit_code=code, seconds=seconds)
         return verdict
+
+
+def unsealed_judging(notes: Sequence[str]) -> str:
+    """Why a verdict cannot stand when sealing was required: its judge says it ran the
+    candidates unsealed (a note ``unsealed: <cause>``, e.g. its sandbox probe failed); empty
+    when it does not. Sealing is verified, never assumed."""
+    said = next((n for n in notes if n.startswith("unsealed:")), "")
+    if not said:
+        return ""
+    return f"the judge ran the candidates unsealed although sealing was required ({said})"
 
 
 STAGE_OPTION: Final = "--stage"
@@ -2500,9 +2609,34 @@ def stage_records(state: RunState, judging: StageJudging) -> dict[str, Any]:
     }
 
 
+LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` safe to write as UTF-8 anywhere (reports, SQLite, a terminal): a name that is
+    not UTF-8 (a ``surrogateescape`` string, from an agent's files, as judges' notes and
+    diagnostics quote them) shows its bytes escaped (``\\xff``)."""
+    if not LONE_SURROGATE.search(text):
+        return text
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name decodes to
+        raw = text.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False, **options)`` that UTF-8 can always encode: a file
+    name that is not UTF-8 (a ``surrogateescape`` string, from an agent's files) stays
+    escaped (``\\udcff``) and reads back as the same string."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def write_json(path: Path, value: Any) -> None:
-    """Write ``value`` as indented JSON, atomically (a reader never sees half a record)."""
-    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """Write ``value`` as indented JSON (:func:`json_text`), atomically (a reader never sees
+    half a record)."""
+    text = json_text(value, indent=2, sort_keys=True) + "\n"
     handle, name = tempfile.mkstemp(prefix=".run-", dir=path.parent)
     try:
         os.fchmod(handle, 0o644)  # what a plain write gives, not mkstemp's 0600
@@ -2560,13 +2694,18 @@ class LeanRun:
             "diagnostics": [diagnostic_json(d) for d in state.diagnostics],
             "verdict": verdict_json(state.verdict),
             **stage_records(state, self.stage_judging),
+            "artifacts": {"workspace": WORKSPACE_ARCHIVE}
+            if (self.run_dir / WORKSPACE_ARCHIVE).is_file()
+            else {},
         }
 
     def write(self, lifecycle: Lifecycle) -> None:
-        """The record step: events.jsonl (the timeline), then run.json."""
-        lines = (
-            json.dumps(entry_json(e), ensure_ascii=False) + "\n" for e in lifecycle.state.timeline
-        )
+        """The record step: the final workspace (spec section 5, step 8) and events.jsonl
+        (the timeline); run.json follows."""
+        if lifecycle.workspace.is_dir():
+            kept = archive_workspace(lifecycle.workspace, self.run_dir)
+            lifecycle.state.diagnostics += kept
+        lines = (json_text(entry_json(e)) + "\n" for e in lifecycle.state.timeline)
         (self.run_dir / "events.jsonl").write_text("".join(lines), encoding="utf-8")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -101,11 +102,8 @@ def test_a_judge_says_when_it_ran_unsealed(tmp_path: Path) -> None:
         assert not any(n.startswith("unsealed:") for n in sealed["notes"])
 
 
-def test_a_judge_that_runs_unsealed_against_check_s_will_fails_the_control(
-    tmp_path: Path,
-) -> None:
-    if not benchlib.sandbox_status()[0]:
-        pytest.skip(f"the sandbox cannot run here: {benchlib.sandbox_status()[1]}")
+def _pretend_unsealable(tmp_path: Path) -> Path:
+    """A copy of example 01 whose judge believes its sandbox cannot start."""
     task = copy_example(tmp_path / "corpus", "01-grade-summary")
     judge = task / "judge.py"
     judge.write_text(
@@ -115,7 +113,49 @@ def test_a_judge_that_runs_unsealed_against_check_s_will_fails_the_control(
         ),
         "utf-8",
     )
+    return task
+
+
+def test_a_judge_that_runs_unsealed_against_check_s_will_fails_the_control(
+    tmp_path: Path,
+) -> None:
+    if not benchlib.sandbox_status()[0]:
+        pytest.skip(f"the sandbox cannot run here: {benchlib.sandbox_status()[1]}")
+    task = _pretend_unsealable(tmp_path)
     result = check("check", task, "--control", "empty", "--json")
     (control,) = json.loads(result.stdout)["tasks"][0]["controls"]
     assert result.exit_code == 1
-    assert "the judge ran the candidate unsealed (unsealed: pretend)" in control["reason"]
+    assert (
+        "the judge ran the candidates unsealed although sealing was required (unsealed: pretend)"
+        in control["reason"]
+    )
+
+
+@pytest.mark.parametrize("front_end", ["benchsmith run", "run.py"])
+def test_a_run_whose_judge_could_not_seal_is_an_error_not_a_verdict(
+    front_end: str, tmp_path: Path
+) -> None:
+    """Issue 26: sealing is verified, never assumed. A judge whose sandbox probe fails falls
+    back to unsealed candidates; a sealed run refuses its verdict instead of recording it."""
+    if not benchlib.sandbox_status()[0]:
+        pytest.skip(f"the sandbox cannot run here: {benchlib.sandbox_status()[1]}")
+    task = _pretend_unsealable(tmp_path)
+    runs = tmp_path / "runs"
+    if front_end == "run.py":
+        for name in ("run.py", "tasks.json"):
+            shutil.copy2(SINGLE.parent / name, task.parent / name)
+        done = subprocess.run(
+            [default_python(), "-I", "run.py", "--agent", "command:true", "--task",
+             task.name, "--runs", str(runs)],
+            cwd=task.parent, capture_output=True, text=True, timeout=600, check=False,
+        )  # fmt: skip
+        assert done.returncode == 1, done.stdout + done.stderr
+    else:
+        from tests.run.conftest import batch
+
+        batch(runs, [task], "nop", unsealed=False)
+    (record_path,) = runs.glob("*/run.json")
+    record = json.loads(record_path.read_text("utf-8"))
+    assert record["verdict"]["status"] == "error"
+    problem = "the judge ran the candidates unsealed although sealing was required"
+    assert problem in json.dumps(record["verdict"])

@@ -45,6 +45,7 @@ from benchsmith import resources
 from benchsmith.diagnostics import display_path
 from benchsmith.errors import BenchsmithError
 from benchsmith.runtime import benchlib
+from benchsmith.runtime.run import printable, unsealed_judging
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -220,7 +221,7 @@ class Verdict:
     @property
     def claimed_notes(self) -> tuple[str, ...]:
         """The notes the judge printed, even when refused (empty: no schema-valid object)."""
-        return () if self.raw is None else tuple(self.raw["notes"])
+        return () if self.raw is None else tuple(printable(n) for n in self.raw["notes"])
 
     def refused(self, *problems: str) -> Verdict:
         """This judging as an error verdict, with ``problems`` added to its own."""
@@ -413,7 +414,8 @@ def run_judge(
             f"contract: the judge was asked for {asked} but judged "
             + ("the final state" if said is None else f"stage {said}")
         )
-    return verdict
+    problem = "" if call.unsealed else unsealed_judging(verdict.notes)
+    return verdict.refused(problem) if problem else verdict
 
 
 def verdict_from(captured: Captured, *, timeout: float, seconds: float) -> Verdict:
@@ -451,7 +453,7 @@ def verdict_from(captured: Captured, *, timeout: float, seconds: float) -> Verdi
         main_checks_passed=printed["main_checks_passed"],
         main_checks_total=printed["main_checks_total"],
         edge_check_passed=printed["edge_check_passed"],
-        notes=tuple(printed["notes"]),
+        notes=tuple(printable(n) for n in printed["notes"]),
         raw=printed,
         exit_code=code,
         seconds=seconds,

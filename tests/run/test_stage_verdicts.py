@@ -8,6 +8,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -211,3 +212,7 @@ def test_the_lean_runner_records_stage_verdicts_and_retention(tmp_path: Path) ->
     assert [s["verdict"]["status"] for s in data["stage_verdicts"]] == ["pass", "pass"]
     assert [r["retained"] for r in data["retention"]] == [True]
     assert data["settings"] == {"provider": None, "model": None, "reasoning": None}
+    assert data["artifacts"] == {"workspace": "workspace.tar.gz"}  # spec 5.8: the final workspace
+    with tarfile.open(path.parent / "workspace.tar.gz") as archive:
+        names = archive.getnames()
+    assert "TASK.md" in names and "solution/stock.py" in names

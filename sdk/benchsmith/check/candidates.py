@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -134,6 +135,25 @@ def plant(workspace: Path, entries: Sequence[EntryPoint]) -> list[str]:
             _write(workspace / rel, SHADOW_SOURCE)
             planted.append(rel)
     return planted
+
+
+ODD_DEPTH = 1200
+"""How deep :func:`plant_odd_tree` nests: past Python's default recursion limit (1,000)."""
+
+
+def plant_odd_tree(folder: Path) -> None:
+    """Plant what a careless or hostile agent may leave in an editable folder: a folder
+    nested :data:`ODD_DEPTH` deep, a FIFO and a file whose names are not UTF-8."""
+    deep = folder / "odd-deep"
+    deep.mkdir(parents=True, exist_ok=True)
+    for _ in range(ODD_DEPTH):
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "leaf.txt").write_text("leaf\n", encoding="utf-8")
+    raw = os.fsencode(folder)
+    os.mkfifo(raw + b"/odd-fifo-\xff")
+    with open(raw + b"/odd-name-\xfe.txt", "wb") as stream:
+        stream.write(b"not UTF-8\n")
 
 
 def _write(path: Path, text: str) -> None:

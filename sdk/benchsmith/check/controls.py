@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import posixpath
 import shutil
 import signal
 import time
@@ -104,8 +105,9 @@ class TaskSetup:
         return not self.judge.unsealed
 
     def run(self, workspace: Path, env: Environment = PLAIN) -> Verdict:
-        """Judge ``workspace`` under ``env``; refuse the verdict if the judge changed it, or
-        ran its candidates unsealed although check seals them (a note ``unsealed: ...``).
+        """Judge ``workspace`` under ``env``; refuse the verdict if the judge changed it (one
+        that ran its candidates unsealed although check seals them is refused by
+        :func:`~benchsmith.judging.run_judge`).
 
         The digest cache (by inode and mtime) is shared by the before/after listings and
         across runs, so large read-only inputs are hashed once per task.
@@ -113,11 +115,9 @@ class TaskSetup:
         before = benchlib.tree_entries(workspace, self.digests)
         verdict = run_judge(self.judge, workspace, variables=env.variables(), umask=env.umask)
         changed = first_difference(before, benchlib.tree_entries(workspace, self.digests))
-        problems = [f"the judge changed the workspace ({changed})"] if changed else []
-        unsealed = [n for n in verdict.notes if n.startswith("unsealed:")]
-        if self.sealed and unsealed:
-            problems.append(f"the judge ran the candidate unsealed ({unsealed[0]})")
-        return verdict.refused(*problems) if problems else verdict
+        if changed:
+            return verdict.refused(f"the judge changed the workspace ({changed})")
+        return verdict
 
     def layered(self, control: str, *layers: str, env: Environment = PLAIN) -> Path:
         """A workspace with the task folders ``layers`` overlaid in order (reference, ...)."""
@@ -734,6 +734,23 @@ def hostile_directory(setup: TaskSetup) -> ControlResult:
 def hostile_shadow(setup: TaskSetup) -> ControlResult:
     """Judge a program that prints a fake verdict beside planted shadowing modules."""
     return _candidate_control(setup, "hostile-shadow", "shadow", LevelBound(0, 1))
+
+
+@control(
+    "hostile-odd-tree",
+    "the null program beside a folder 1,200 deep, a FIFO and names that are not UTF-8: ≤ 1",
+)
+def hostile_odd_tree(setup: TaskSetup) -> ControlResult:
+    """Judge do-nothing entry points whose folder holds a tree the judge must treat as data."""
+    name, bound, started = "hostile-odd-tree", LevelBound(0, 1), time.monotonic()
+    try:
+        entries = candidates.entry_points(setup.spec)
+    except candidates.CandidateError as exc:
+        return failed(name, str(bound), f"cannot synthesize a candidate: {exc}", started)
+    workspace = setup.workspace(name)
+    candidates.install(workspace, entries, candidates.program("null", setup.spec))
+    candidates.plant_odd_tree(workspace / posixpath.dirname(entries[0].file))
+    return judged(name, setup.run(workspace), bound, started)
 
 
 # --- the sandbox ----------------------------------------------------------------------------------

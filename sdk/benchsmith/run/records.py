@@ -24,7 +24,7 @@ from benchsmith.diagnostics import Diagnostic, display_path
 from benchsmith.errors import BenchsmithError, UsageError
 from benchsmith.run.data import Entry, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.metrics import event_values, final_response_tokens, usage_columns
-from benchsmith.runtime.run import agent_settings, owner_alive, write_json
+from benchsmith.runtime.run import agent_settings, json_text, owner_alive, printable, write_json
 
 DB_NAME = "runs.db"
 SCHEMA_VERSION = 1
@@ -427,7 +427,7 @@ def _update_run(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
             outcome.end_reason, outcome.end_detail, outcome.started_at, times.setup,
             times.agent, times.inject, times.lifecycle, times.judge, times.record,
             final_response_tokens(events), outcome.plan.task.stage_judging, times.stage_judge,
-            json.dumps(agent_settings(events), ensure_ascii=False, sort_keys=True), outcome.run_id,
+            json_text(agent_settings(events), sort_keys=True), outcome.run_id,
         ),
     )  # fmt: skip
 
@@ -463,7 +463,7 @@ def _insert_events(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
 def _event_row(run_id: str, entry: Entry) -> tuple[object, ...]:
     event = entry.event
     size = event.get("result_bytes") if event["type"] == "tool_call" else None
-    payload = json.dumps(event, ensure_ascii=False, sort_keys=True)
+    payload = json_text(event, sort_keys=True)
     return (
         run_id, entry.seq, entry.t, entry.stage, entry.action, entry.action_no, entry.source,
         event["type"], size, payload,
@@ -507,8 +507,8 @@ def _insert_verdict(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
         (
             outcome.run_id, verdict.status, verdict.progress_level, verdict.main_checks_passed,
             verdict.main_checks_total, int(verdict.edge_check_passed),
-            json.dumps(list(verdict.notes), ensure_ascii=False),
-            json.dumps(verdict.raw, ensure_ascii=False, sort_keys=True) if verdict.raw else None,
+            json_text(list(verdict.notes)),
+            json_text(verdict.raw, sort_keys=True) if verdict.raw else None,
             verdict.exit_code, verdict.seconds,
         ),
     )  # fmt: skip
@@ -523,8 +523,8 @@ def _insert_stage_verdicts(conn: sqlite3.Connection, outcome: RunOutcome) -> Non
             judged = (
                 verdict.status, verdict.progress_level, verdict.main_checks_passed,
                 verdict.main_checks_total, int(verdict.edge_check_passed),
-                json.dumps(list(verdict.notes), ensure_ascii=False),
-                json.dumps(verdict.raw, ensure_ascii=False, sort_keys=True)
+                json_text(list(verdict.notes)),
+                json_text(verdict.raw, sort_keys=True)
                 if verdict.raw else None,
                 verdict.exit_code, verdict.seconds,
             )  # fmt: skip
@@ -536,10 +536,13 @@ def _insert_stage_verdicts(conn: sqlite3.Connection, outcome: RunOutcome) -> Non
 
 
 def _insert_diagnostics(conn: sqlite3.Connection, outcome: RunOutcome) -> None:
+    """Store the diagnostics (:func:`~benchsmith.runtime.run.printable`: a file name that is
+    not UTF-8 is stored with its bytes escaped)."""
     conn.executemany(
         "INSERT INTO diagnostics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (outcome.run_id, n, d.stage, d.action, d.action_no, d.line, d.code, d.message, d.text)
+            (outcome.run_id, n, d.stage, d.action, d.action_no, d.line, d.code,
+             printable(d.message), printable(d.text))
             for n, d in enumerate(outcome.diagnostics, 1)
         ],
-    )
+    )  # fmt: skip

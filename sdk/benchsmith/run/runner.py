@@ -21,14 +21,15 @@ from benchsmith.judging import JudgeCall, Verdict, run_judge
 from benchsmith.resources import package_dir
 from benchsmith.run import artifacts
 from benchsmith.run.adapters import resolve_adapter
-from benchsmith.run.archive import write_archive
-from benchsmith.run.data import DiagnosticEntry, RunOutcome, RunPlan
+from benchsmith.run.data import RunOutcome, RunPlan
 from benchsmith.runtime import benchlib
 from benchsmith.runtime.run import (
+    WORKSPACE_ARCHIVE,
     AgentSeal,
     Lifecycle,
     RunConfig,
     WorkspaceSource,
+    archive_workspace,
     utc_now,
 )
 
@@ -112,9 +113,5 @@ class _Recorder:
         if plan.archive == "none" or not workspace.is_dir():
             return
         paths = plan.task.editable if plan.archive == "editable" else None
-        skipped = write_archive(workspace, run_dir / "workspace.tar.gz", paths)
-        self.outcome.artifacts["workspace"] = "workspace.tar.gz"
-        for rel in skipped:
-            self.outcome.diagnostics.append(
-                DiagnosticEntry(0, "runner", 0, 0, "archive", f"unreadable, not archived: {rel}")
-            )
+        self.outcome.diagnostics += archive_workspace(workspace, run_dir, paths)
+        self.outcome.artifacts["workspace"] = WORKSPACE_ARCHIVE

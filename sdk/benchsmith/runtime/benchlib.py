@@ -1131,12 +1131,91 @@ def _open_output(path: Path, *, binary: bool = False) -> Iterator[IO[Any]]:
     path.chmod(FILE_MODE)
 
 
+def walk(
+    top: str | os.PathLike[str], *, topdown: bool = True
+) -> Iterator[tuple[str, list[str], list[str]]]:
+    """:func:`os.walk` without recursion, so a candidate's tree of any depth is data.
+
+    Python 3.11's ``os.walk`` (and ``shutil.rmtree`` and ``copytree`` before 3.13) recurse
+    once per level and fail with ``RecursionError`` on a folder nested about a thousand
+    deep. Same contract otherwise: symlinks to folders are listed in ``dirs`` but never
+    followed, folders that cannot be listed are skipped, top-down callers may prune ``dirs``
+    in place, and bottom-up yields every folder after all folders below it. Names that are
+    not UTF-8 come as ``surrogateescape`` strings.
+    """
+    if not topdown:
+        yield from reversed(list(walk(top)))
+        return
+    stack = [os.fspath(top)]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        dirs: list[str] = []
+        files: list[str] = []
+        real: set[str] = set()
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+                if is_dir and not entry.is_symlink():
+                    real.add(entry.name)
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else files).append(entry.name)
+        yield folder, dirs, files
+        stack.extend(os.path.join(folder, d) for d in reversed(dirs) if d in real)  # noqa: PTH118
+
+
+def delete_tree(root: str | os.PathLike[str], *, ignore_errors: bool = False) -> None:
+    """:func:`shutil.rmtree` without recursion (any depth; symlinks removed, not followed).
+
+    Raises:
+        OSError: The first failure, once everything removable is gone (unless
+            ``ignore_errors``).
+    """
+    failures: list[OSError] = []
+    for folder, dirs, files in walk(root, topdown=False):  # str paths: a tree may be large
+        for name in files:
+            _try(failures, os.unlink, os.path.join(folder, name))  # noqa: PTH118
+        for name in dirs:
+            path = os.path.join(folder, name)  # noqa: PTH118
+            _try(failures, os.unlink if os.path.islink(path) else os.rmdir, path)  # noqa: PTH114
+    _try(failures, os.rmdir, os.fspath(root))
+    if failures and not ignore_errors:
+        raise failures[0]
+
+
+@contextlib.contextmanager
+def temporary_folder(prefix: str) -> Iterator[Path]:
+    """:class:`tempfile.TemporaryDirectory` whose removal handles any depth and read-only
+    folders (a candidate's tree copied into it may have both); a leftover is never an error."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield folder
+    finally:
+        with contextlib.suppress(OSError):
+            make_writable(folder)
+        delete_tree(folder, ignore_errors=True)
+
+
+def _try(failures: list[OSError], action: Callable[[str], object], path: str) -> None:
+    try:
+        action(path)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        failures.append(exc)
+
+
 def _fix_modes(root: Path) -> None:
     """Give every folder under ``root`` mode 755 and every file mode 644 (umask-proof).
 
     Symlinks are left as they are: changing a link's mode would change its target's.
     """
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in walk(root):
         dirs.sort()
         for name in sorted(files):
             path = Path(folder, name)
@@ -1170,7 +1249,7 @@ def tree_entries(
     given, caches file digests by (device, inode, size, mtime) across calls.
     """
     entries = []
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in walk(root):
         dirs.sort()
         base = Path(folder)
         for name in sorted(dirs + files):
@@ -1228,7 +1307,7 @@ def escaping_links(folder: Path) -> list[str]:
     ``..`` climb out of ``folder`` escape.
     """
     found = []
-    for current, dirs, files in os.walk(folder):
+    for current, dirs, files in walk(folder):
         dirs.sort()
         for name in sorted(dirs + files):
             path = Path(current, name)
@@ -1251,7 +1330,7 @@ def remove_path(path: Path) -> None:
     """Remove a file, link, FIFO or folder if present, even when read-only."""
     if path.is_dir() and not path.is_symlink():
         _open_folders(os.fspath(path))  # deleting needs only the folders writable
-        shutil.rmtree(path)
+        delete_tree(path)
     elif path.is_symlink() or path.exists():
         path.unlink()
 
@@ -1913,7 +1992,7 @@ def stage_files(layout: Layout, dest: Path, stage: int, python: str = sys.execut
 
 def apply_stage_files(layout: Layout, workspace: Path, delta: Path) -> None:
     """Copy the files of :func:`stage_files` into ``workspace``; inputs end up read-only."""
-    for folder, dirs, files in os.walk(delta):
+    for folder, dirs, files in walk(delta):
         dirs.sort()
         for name in sorted(files):
             rel = Path(folder, name).relative_to(delta)
@@ -1945,7 +2024,7 @@ def _real_parents(target: Path, root: Path) -> None:
 
 def protect_inputs(layout: Layout, workspace: Path) -> None:
     """Make everything outside the editable paths read-only (the root stays writable)."""
-    for folder, dirs, files in os.walk(workspace, topdown=False):
+    for folder, dirs, files in walk(workspace, topdown=False):
         rel_dir = Path(folder).relative_to(workspace).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
         for name in files:
@@ -2038,7 +2117,7 @@ def input_folders(layout: Layout, fixture: Path, written: Iterable[str] = ()) ->
     """
     targets = [w.rstrip("/") for w in written]
     found = []
-    for folder, dirs, _ in os.walk(fixture):
+    for folder, dirs, _ in walk(fixture):
         dirs.sort()
         base = Path(folder).relative_to(fixture).as_posix()
         descend = []
@@ -2095,25 +2174,35 @@ def _link_stays_inside(link: Path, root: Path) -> bool:
 
 
 def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) -> None:
-    """Copy ``src`` to ``dest`` (recursively), skipping special files and escaping links."""
-    try:
-        if src.is_symlink():
-            dest.symlink_to(src.readlink())
-            if not _link_stays_inside(dest, root):
-                dest.unlink()
-                skipped.append(f"{rel} (a symlink leading outside the workspace)")
-        elif src.is_dir():
-            dest.mkdir()
-            for child in sorted(src.iterdir()):
-                _safe_copy(child, dest / child.name, root, f"{rel}/{child.name}", skipped)
-            shutil.copymode(src, dest)
-            dest.chmod(dest.stat().st_mode | 0o700)
-        elif src.is_file():
-            shutil.copy2(src, dest, follow_symlinks=False)
-        else:
-            skipped.append(f"{rel} (not a regular file, folder or symlink)")
-    except OSError as exc:  # unreadable entries are the candidate's problem, not the judge's
-        skipped.append(f"{rel} (unreadable: {exc.strerror or exc})")
+    """Copy ``src`` to ``dest`` (a folder with all it holds, at any depth), skipping special
+    files and escaping links. Folders get their modes (plus owner access) once filled."""
+    stack = [(src, dest, rel)]
+    folders: list[tuple[Path, Path]] = []
+    while stack:
+        source, target, name = stack.pop()
+        try:
+            if source.is_symlink():
+                target.symlink_to(source.readlink())
+                if not _link_stays_inside(target, root):
+                    target.unlink()
+                    skipped.append(f"{name} (a symlink leading outside the workspace)")
+            elif source.is_dir():
+                target.mkdir()
+                folders.append((source, target))
+                children = sorted(source.iterdir(), reverse=True)
+                stack += [(c, target / c.name, f"{name}/{c.name}") for c in children]
+            elif source.is_file():
+                shutil.copy2(source, target, follow_symlinks=False)
+            else:
+                skipped.append(f"{name} (not a regular file, folder or symlink)")
+        except OSError as exc:  # unreadable entries are the candidate's problem, not the judge's
+            skipped.append(f"{name} (unreadable: {exc.strerror or exc})")
+    for source, target in reversed(folders):
+        try:
+            shutil.copymode(source, target)
+            target.chmod(target.stat().st_mode | 0o700)
+        except OSError as exc:
+            skipped.append(f"{target.relative_to(root)} (unreadable: {exc.strerror or exc})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2826,7 +2915,7 @@ def _chown_tree(root: Path, uid: int, gid: int, skip: Iterable[Path] = ()) -> No
     links to a shared pristine fixture)."""
     skipped = {Path(p) for p in skip}
     os.chown(root, uid, gid, follow_symlinks=False)
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in walk(root):
         dirs[:] = [d for d in dirs if Path(folder, d) not in skipped]
         for name in dirs + files:
             os.chown(Path(folder, name), uid, gid, follow_symlinks=False)
@@ -2990,7 +3079,7 @@ def sealed_popen(
             for path in writable:
                 with contextlib.suppress(OSError):
                     _chown_tree(path, os.geteuid(), os.getegid(), protected)
-        shutil.rmtree(staging, ignore_errors=True)
+        delete_tree(staging, ignore_errors=True)
 
 
 _STATUS: list[tuple[bool, str]] = []
@@ -4415,7 +4504,7 @@ class Judge:
             raise RuntimeError(f"workspace {workspace} is not a folder")
         number = self.stage_count if stage is None else self.stage_number(stage)
         self.validate(number)
-        with tempfile.TemporaryDirectory(prefix="benchlib-judge-") as tmp:
+        with temporary_folder("benchlib-judge-") as tmp:
             kit = PodKit.prepare(Path(tmp) / "lib", python, cache) if sealed else None
             trial = self.trial(workspace, Path(tmp), python=python, cache=cache, kit=kit)
             trial.time_scale, trial.stage, trial.replay = time_scale, number, replay
