@@ -635,8 +635,10 @@ def command_adapter(spec: str, cwd: Path | None = None) -> Adapter:
     the host, from ``cwd`` (default: the caller's working directory), because actions run in
     the workspace and a sealed agent sees only the system folders: the program becomes an
     absolute path (found on ``PATH``, or relative to ``cwd``; a pyenv shim becomes the real
-    interpreter), every argument naming an existing file becomes absolute, and the adapter's
-    :attr:`Adapter.binds` show those files (and the interpreter's installation) read-only.
+    interpreter, a venv's interpreter brings its venv), an interpreter's script (its first
+    argument not starting with ``-``, when that names a file) becomes absolute, and the
+    adapter's :attr:`Adapter.binds` show those files (and the interpreter's installation)
+    read-only.
     A compound command runs as written; what it needs outside the system folders must be
     bound with ``--agent-bind``.
 
