@@ -77,7 +77,8 @@ def _weekly() -> list[tuple[str, str, str, str, str]]:
             ("P07", "NORTH", day, "08:00", "16:00"),
             ("P08", "NORTH" if day in (THU, FRI) else "WEST", day, "08:00", "16:00"),
             ("P09", "HARBOR", day, "08:00", "16:00"),
-            ("P10", "WEST", day, "09:00", "17:00"),
+            *([("P10", "WEST", day, "09:00", "13:00"), ("P10", "WEST", day, "13:00", "17:00")]
+              if day == FRI else [("P10", "WEST", day, "09:00", "17:00")]),
             ("P11", "NORTH", day, "08:00", "12:00"),
             ("P11", "WEST", day, "12:30", "16:30"),
             ("P12", "WEST", day, "08:00", "12:00"),

@@ -211,6 +211,20 @@ TASK = {
             "equals": {"other_appointment_id": "A082"},
         },
         {
+            "name": "rows-and-travel#1",
+            "file": "output/baseline_issues.csv",
+            "level": 3,
+            "where": {"appointment_id": "A015", "issue": "provider_unavailable"},
+            "count": 1,
+        },
+        {
+            "name": "rows-and-travel#2",
+            "file": "output/baseline_issues.csv",
+            "level": 3,
+            "where": {"appointment_id": "A009"},
+            "absent": True,
+        },
+        {
             "name": "valid-boundaries#1",
             "file": "output/baseline_issues.csv",
             "level": 3,
@@ -395,6 +409,26 @@ TASK = {
             },
         },
         {
+            "name": "absence-wednesday-tie#1",
+            "file": "output/changes.csv",
+            "level": 4,
+            "stage": "absence",
+            "where": {"appointment_id": "A128"},
+            "equals": {
+                "new_provider_id": "P12",
+                "new_start": "2025-03-12T15:15",
+                "minutes_moved": "15",
+            },
+        },
+        {
+            "name": "absence-wednesday-tie#2",
+            "file": "output/unscheduled.csv",
+            "level": 4,
+            "stage": "absence",
+            "where": {"appointment_id": "A131"},
+            "count": 1,
+        },
+        {
             "name": "absence-thursday#1",
             "file": "output/changes.csv",
             "level": 4,
@@ -441,7 +475,7 @@ TASK = {
             "level": 4,
             "stage": "absence",
             "path": "moved",
-            "equals": 7,
+            "equals": 8,
         },
         {
             "name": "absence-thursday#6",
@@ -449,7 +483,7 @@ TASK = {
             "level": 4,
             "stage": "absence",
             "path": "minutes_moved",
-            "equals": 495,
+            "equals": 510,
         },
         {
             "name": "urgent-free-slot#1",
@@ -519,7 +553,7 @@ TASK = {
             "file": "output/changes.csv",
             "level": 4,
             "stage": "urgent",
-            "where": {"appointment_id": "A167"},
+            "where": {"appointment_id": "A174"},
             "absent": True,
         },
         {
@@ -626,10 +660,10 @@ TASK = {
             "where": {"appointment_id": "A238"},
             "equals": {
                 "change": "rescheduled",
-                "new_provider_id": "P08",
-                "new_room_id": "N4",
-                "new_start": "2025-03-13T11:15",
-                "minutes_moved": "1305",
+                "new_provider_id": "P07",
+                "new_room_id": "N2",
+                "new_start": "2025-03-13T10:30",
+                "minutes_moved": "1350",
             },
         },
         {
