@@ -82,7 +82,7 @@ def _weekly() -> list[tuple[str, str, str, str, str]]:
             ("P11", "NORTH", day, "08:00", "12:00"),
             ("P11", "WEST", day, "12:30", "16:30"),
             ("P12", "WEST", day, "08:00", "12:00"),
-            ("P12", "HARBOR", day, "12:30", "17:00") if day == WED else ("P12", "WEST", day, "13:00", "16:00"),
+            ("P12", "HARBOR", day, "12:20", "17:00") if day == WED else ("P12", "WEST", day, "13:00", "16:00"),
         ]  # fmt: skip
     return sorted(rows, key=lambda r: (r[0], r[2], r[3]))
 

@@ -47,7 +47,7 @@ def write_json(path: Path, value: dict) -> None:
 def parse_time(text: str) -> datetime:
     for form in FORMATS:
         try:
-            return datetime.strptime(text.strip(), form)
+            return datetime.strptime(text, form)
         except ValueError:
             continue
     raise ValueError(f"unreadable time {text!r}")
@@ -139,7 +139,7 @@ class Clinic:
 
     def gap_needed(self, first: Appointment, second_site: str) -> int:
         """Minutes a provider needs after ``first`` before starting at ``second_site``."""
-        return self.travel.get((self.site(first.room), second_site), 0)
+        return self.travel[(self.site(first.room), second_site)]
 
 
 def load_appointments(clinic: Clinic, folder: Path) -> list[Appointment]:
@@ -149,9 +149,9 @@ def load_appointments(clinic: Clinic, folder: Path) -> list[Appointment]:
         patient = norm_id(r["patient_id"])
         appointments.append(
             Appointment(
-                id=norm_id(r["appointment_id"]), patient=patient, type=r["type"].strip(),
+                id=norm_id(r["appointment_id"]), patient=patient, type=r["type"],
                 provider=norm_id(r["provider_id"]), room=norm_id(r["room_id"]), start=start,
-                end=start + clinic.duration(r["type"].strip()), priority=int(r["priority"]),
+                end=start + clinic.duration(r["type"]), priority=int(r["priority"]),
                 locked=parse_flag(r["locked"]), windows=clinic.windows.get(patient, []),
             )
         )  # fmt: skip
@@ -273,8 +273,7 @@ class Planner:
         """(unscheduled, moved, minutes moved, provider changed) of one open appointment."""
         if slot is None:
             return (1, 0, 0, 0)
-        shift = abs(minutes(slot.start - appt.start))
-        return (0, int(shift > 0), shift, int(slot.provider != appt.provider))
+        return (0, *move_cost(appt, slot))
 
     def replan(self, opened: list[Appointment]) -> dict[str, Slot | None]:
         """The best new slot (or None) of every open appointment (ABSENCE.md objective)."""
@@ -342,6 +341,12 @@ class Planner:
 
         walk(0, (0, 0, 0, 0), ())
         return {appt.id: slot for appt, slot in zip(group, best[2])}
+
+
+def move_cost(appt: Appointment, slot: Slot) -> tuple[int, int, int]:
+    """(moved, minutes moved, provider changed) of giving ``appt`` the slot ``slot``."""
+    shift = abs(minutes(slot.start - appt.start))
+    return (int(shift > 0), shift, int(slot.provider != appt.provider))
 
 
 def add(one: tuple, other: tuple) -> tuple:
@@ -429,11 +434,11 @@ class Pipeline:
 
     def book(self, request: dict) -> dict:
         clinic = self.clinic
-        window = (parse_time(request["earliest"]), parse_time(request["latest"]))
+        low, high = parse_time(request["earliest"]), parse_time(request["latest"])
         site = request["site_id"]
-        room = min(r for r, (s, _) in clinic.rooms.items() if s == site)
+        room = min(r for r, (s, _) in clinic.rooms.items() if s == site)  # stands for the site
         appt = Appointment(request["request_id"], request["patient_id"], request["type"], "",
-                           room, window[0], window[0], int(request["priority"]), False, [window])  # fmt: skip
+                           room, low, high, int(request["priority"]), False, [(low, high)])  # fmt: skip
         clinic.patients.setdefault(appt.patient, request["patient_name"])
         planner = Planner(clinic, self.schedule)
         row = {"request_id": appt.id, "status": "unscheduled", "provider_id": "", "room_id": "",
@@ -453,7 +458,7 @@ class Pipeline:
                 others = [o for o in self.schedule if o.id != victim.id]
                 others.append(placed(clinic, appt, slot))
                 for new in planner.free_slots(victim, others):
-                    rank = planner.cost(victim, new)[1:] + tie(slot) + (victim.id,) + tie(new)
+                    rank = move_cost(victim, new) + tie(slot) + (victim.id,) + tie(new)
                     options.append((rank, slot, victim, new))
             if options:
                 _, best, victim, new = min(options, key=lambda o: o[0])
