@@ -263,6 +263,7 @@ def run(
     unsealed: bool = False,
     network: str = "host",
     pass_env: Sequence[str] = (),
+    agent_bind: Sequence[str] = (),
     force: bool = False,
     on_start: Callable[[list[RunPlan]], None] | None = None,
     on_finish: Callable[[RunOutcome], None] | None = None,
@@ -288,6 +289,9 @@ def run(
             cannot run is a usage error.
         network: Network of sealed agents: ``host`` (model APIs) or ``none`` (a loopback).
         pass_env: Variables passed into sealed agents' environment (credentials).
+        agent_bind: Host files or folders shown read-only to sealed agents (which see only
+            the system folders, ``/opt``, the task's interpreter, the adapter's program and
+            script, and their workspace).
         force: Run tasks whose generated files are stale or edited by hand (BS501, BS504)
             as they are; without it such a task is refused before anything runs.
         on_start: Called once with the planned runs, before the first starts.
@@ -309,7 +313,7 @@ def run(
     options = BatchOptions(
         adapter=agent, arm=arm, repeat=repeat, runs_dir=Path(runs), jobs=jobs, timeout=timeout,
         diagnostic=diagnostic, python=python, archive=archive, unsealed=unsealed,
-        network=network != "none", pass_env=tuple(pass_env),
+        network=network != "none", pass_env=tuple(pass_env), agent_binds=tuple(agent_bind),
     )  # fmt: skip
     check_options(options)
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)

@@ -26,6 +26,18 @@ def test_a_module_command_needs_its_file_and_packages() -> None:
     assert entry.depth == 1
 
 
+def test_a_package_command_runs_its_main_module() -> None:
+    entry = entry_point(_command("python -m tool.cli"), lambda module_file: True)
+    assert entry.file == "tool/cli/__main__.py"
+    assert entry.packages == ("tool/__init__.py", "tool/cli/__init__.py")
+
+
+def test_entry_points_use_the_package_form_when_only_it_is_editable() -> None:
+    spec = load_task(EXAMPLES / "01-grade-summary")
+    spec = dataclasses.replace(spec, editable=("solution/grades/",))
+    assert [e.file for e in entry_points(spec)] == ["solution/grades/__main__.py"]
+
+
 def test_a_script_command_needs_its_file() -> None:
     entry = entry_point(_command("python3 -u tools/../bin/run.py inputs/a.csv"))
     assert (entry.file, entry.packages, entry.depth) == ("bin/run.py", (), 0)

@@ -86,3 +86,63 @@ def test_a_sealed_agent_reads_writes_and_leaves_nothing(tmp_path: Path) -> None:
     assert sleepers() == []
     record = json.loads((tmp_path / "runs" / outcome.run_id / "run.json").read_text("utf-8"))
     assert record["sealed"] is True
+
+
+SEARCH = r"""
+import json, os, sys
+workspace = os.environ["BENCHSMITH_WORKSPACE"]
+secret, bound = sys.argv[1:3]
+names = {"judge.py", "benchlib.py", "task.toml", "run.json", "workspace.tar.gz", secret}
+hits = []
+for folder, dirs, files in os.walk("/"):
+    if folder in ("/proc", "/sys", "/dev") or folder.startswith(workspace):
+        dirs[:] = []
+        continue
+    hits += [os.path.join(folder, f) for f in files if f in names]
+    hits += [os.path.join(folder, d) for d in dirs if d == "reference"
+             and os.path.isdir(os.path.join(folder, d, "solution"))]
+seen = sorted(os.listdir(bound)) if os.path.isdir(bound) else None
+with open(os.environ["BENCHSMITH_EVENTS"], "a") as events:
+    events.write(json.dumps({"type": "assistant", "text": json.dumps([hits, seen])}) + "\n")
+    events.write(json.dumps({"type": "idle"}) + "\n")
+"""
+
+
+def test_a_sealed_agent_finds_no_corpus_and_no_run_anywhere_on_the_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: the agent's view is an allowlist. A second copy of the corpus and an earlier
+    runs folder elsewhere on the host, and this checkout itself, are invisible to ``find /``;
+    the relative script path resolves from the caller's folder; ``--agent-bind`` shows one
+    more folder read-only."""
+    host = Path(tempfile.mkdtemp(prefix="benchsmith-host-", dir="/var/tmp"))
+    try:
+        secret = f"secret-{host.name}.txt"
+        copy = host / "clone" / "tasks" / SINGLE.name
+        shutil.copytree(SINGLE, copy)
+        (copy / secret).write_text("x", encoding="utf-8")
+        old_run = host / "runs" / "arm--01-grade-summary--r001"
+        old_run.mkdir(parents=True)
+        (old_run / "run.json").write_text("{}", encoding="utf-8")
+        (old_run / "workspace.tar.gz").write_bytes(b"")
+        shown = host / "shown"
+        shown.mkdir()
+        (shown / "notes.txt").write_text("bound", encoding="utf-8")
+        (host / "agent.py").write_text(SEARCH, encoding="utf-8")
+        host.chmod(0o755)
+        monkeypatch.chdir(host)
+        python = benchlib.interpreter(sys.executable).executable
+        result = batch(
+            tmp_path / "runs", [SINGLE], f"command:{python} agent.py {secret} {shown}",
+            arm="finder", unsealed=False, agent_binds=(str(shown),),
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(host, ignore_errors=True)
+    (outcome,) = result.outcomes
+    said = [e.event["text"] for e in outcome.timeline if e.event["type"] == "assistant"]
+    assert said, outcome.end_detail
+    hits, seen = json.loads(said[0])
+    assert hits == []
+    assert seen == ["notes.txt"]
+    record = json.loads((tmp_path / "runs" / outcome.run_id / "run.json").read_text("utf-8"))
+    assert record["agent_binds"] == [str(shown)]

@@ -1,7 +1,8 @@
 """Synthetic candidates: null, facade and hostile programs made from a task's declarations.
 
 Each declared command names an entry point (``python -m pkg.mod`` -> ``pkg/mod.py`` plus the
-packages' ``__init__.py``; ``python path/to/script.py`` -> that file). A candidate is one
+packages' ``__init__.py``, or ``pkg/mod/__main__.py`` when only the package form is editable;
+``python path/to/script.py`` -> that file). A candidate is one
 program body written to every entry point of the task, inside the editable paths of a
 workspace. Bodies know the declared outputs and find the workspace root from the command's
 working directory, so they can create (or sabotage) exactly what the judge will read.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,8 +60,13 @@ class EntryPoint:
     depth: int
 
 
-def entry_point(command: Command) -> EntryPoint:
+def entry_point(
+    command: Command, runs_as_package: Callable[[str], bool] = lambda module_file: False
+) -> EntryPoint:
     """The entry point of one declared command.
+
+    ``python -m pkg`` runs ``pkg.py`` or, when ``pkg`` is a package, ``pkg/__main__.py``;
+    ``runs_as_package(module_file)`` (given the workspace path of ``pkg.py``) says which.
 
     Raises:
         CandidateError: When the command does not run a Python module or script.
@@ -78,6 +84,9 @@ def entry_point(command: Command) -> EntryPoint:
         packages = tuple(
             posixpath.join(base, *parts[:n], "__init__.py") for n in range(1, len(parts))
         )
+        if runs_as_package(file):
+            file = posixpath.join(base, *parts, "__main__.py")
+            packages = (*packages, posixpath.join(base, *parts, "__init__.py"))
         return EntryPoint(command.run, file, packages, depth)
     if kind == "script":
         return EntryPoint(command.run, posixpath.normpath(posixpath.join(base, target)), (), depth)
@@ -91,9 +100,14 @@ def entry_points(spec: TaskSpec) -> list[EntryPoint]:
         CandidateError: When a command names none, or one lies outside the editable paths.
     """
     layout = benchlib.Layout(spec.task_dir, ("stage",), spec.editable)
+
+    def runs_as_package(module_file: str) -> bool:
+        main = module_file.removesuffix(".py") + "/__main__.py"
+        return not layout.is_editable(module_file) and layout.is_editable(main)
+
     found: dict[str, EntryPoint] = {}
     for command in spec.commands:
-        entry = entry_point(command)
+        entry = entry_point(command, runs_as_package)
         if not layout.is_editable(entry.file):
             raise CandidateError(f"{entry.command}: {entry.file} is outside the editable paths")
         found.setdefault(entry.file, entry)

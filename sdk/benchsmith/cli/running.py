@@ -78,6 +78,14 @@ def run(
             help="Pass this variable (a credential) into sealed agents; repeatable.",
         ),
     ] = None,
+    agent_bind: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent-bind",
+            metavar="PATH",
+            help="Show this host file or folder read-only to sealed agents; repeatable.",
+        ),
+    ] = None,
     force: Annotated[
         bool,
         typer.Option(
@@ -87,8 +95,9 @@ def run(
 ) -> None:
     """Run tasks through an agent adapter, judge them, and record every run.
 
-    Agents run sealed under bubblewrap: the task folder, corpus, checkout and runs folder are
-    invisible, the workspace read-only but for its editable paths, HOME fresh.
+    Agents run sealed under bubblewrap and see only the system folders, /opt, the task's
+    interpreter, the adapter's program and script, --agent-bind paths and their workspace
+    (read-only but for its editable paths); HOME is fresh.
     """
     from benchsmith.runtime.run import Interrupted, interruptible
 
@@ -102,7 +111,8 @@ def run(
                 tasks or (), agent=agent, arm=arm, repeat=repeat, runs=runs, jobs=jobs,
                 timeout=timeout, diagnostic=diagnostic, archive=cast("ArchiveMode", archive),
                 all_tasks=all_tasks, corpus=corpus, python=python, unsealed=unsealed,
-                network=network, pass_env=tuple(pass_env or ()), force=force,
+                network=network, pass_env=tuple(pass_env or ()),
+                agent_bind=tuple(agent_bind or ()), force=force,
                 on_start=progress.start, on_finish=progress.advance,
             )  # fmt: skip
     except Interrupted as stop:

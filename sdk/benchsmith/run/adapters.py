@@ -23,14 +23,18 @@ def resolve_adapter(spec: str) -> Adapter:
     """Turn an ``--agent`` value into an :class:`Adapter`.
 
     Raises:
-        UsageError: When ``spec`` is neither a built-in nor ``command:<shell command>``.
+        UsageError: When ``spec`` is neither a built-in nor ``command:<shell command>``, or
+            its program cannot be found.
     """
     if spec in BUILTINS:
         return Adapter(spec, spec, (sys.executable, "-m", "benchsmith.run.builtin", spec))
     if spec.startswith(COMMAND_PREFIX):
         if not spec.removeprefix(COMMAND_PREFIX).strip():
             raise UsageError("--agent command: needs a shell command after the colon")
-        return command_adapter(spec)
+        try:
+            return command_adapter(spec)
+        except ValueError as exc:
+            raise UsageError(f"--agent {spec!r}: {exc}") from None
     raise UsageError(
         f"--agent {spec!r}: expected replay, nop or command:<shell command> "
         "(see examples/adapters/ for wrappers of agent CLIs)"

@@ -62,6 +62,7 @@ def build_record(outcome: RunOutcome) -> dict[str, Any]:
         "timeout_seconds": plan.timeout_seconds,
         "timeout_overridden": plan.timeout_overridden,
         "sealed": plan.sealed,  # issue 9: candidates ran in the sandbox (false: --unsealed)
+        "agent_binds": [b.inside for b in plan.agent_binds],
         "end_reason": outcome.end_reason,
         "end_detail": outcome.end_detail,
         "times": _times(outcome),

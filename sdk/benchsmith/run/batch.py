@@ -37,7 +37,8 @@ from benchsmith.run.data import ArchiveMode, Kind, RunOutcome, RunPlan, TaskInfo
 from benchsmith.run.runner import execute_run, utc_now
 from benchsmith.run.tasks import task_info
 from benchsmith.run.workspaces import remove_cache
-from benchsmith.runtime.run import Interrupted, private_temp
+from benchsmith.runtime import benchlib
+from benchsmith.runtime.run import Interrupted, agent_binds, private_temp
 from benchsmith.sealing import decide
 
 ARCHIVE_MODES: tuple[ArchiveMode, ...] = ("full", "editable", "none")
@@ -76,6 +77,7 @@ class BatchOptions:
         network: Sealed agents share the host network (``--network host``); ``False``
             (``--network none``) leaves them a private loopback only.
         pass_env: Variables of this environment passed into sealed agents (``--pass-env``).
+        agent_binds: Host paths shown read-only to sealed agents (``--agent-bind``).
     """
 
     adapter: str
@@ -92,6 +94,7 @@ class BatchOptions:
     unsealed: bool = False
     network: bool = True
     pass_env: tuple[str, ...] = ()
+    agent_binds: tuple[str, ...] = ()
 
 
 @dataclass
@@ -130,7 +133,20 @@ def check_options(options: BatchOptions) -> Adapter:
         raise UsageError("--timeout must be positive")
     if options.archive not in ARCHIVE_MODES:
         raise UsageError(f"--archive must be one of {', '.join(ARCHIVE_MODES)}")
+    bound_paths(options)
     return adapter
+
+
+def bound_paths(options: BatchOptions) -> tuple[benchlib.Bind, ...]:
+    """The ``--agent-bind`` paths as read-only binds.
+
+    Raises:
+        UsageError: When one does not exist.
+    """
+    try:
+        return agent_binds(options.agent_binds)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def check_runs_dir(runs_dir: Path) -> None:
@@ -242,8 +258,9 @@ def reserve(
             for n in range(options.repeat)
             for task in tasks
         ]
+        binds, network, pass_env = bound_paths(options), options.network, options.pass_env
         plans = [
-            replace(p, sealed=sealed, network=options.network, pass_env=options.pass_env)
+            replace(p, sealed=sealed, network=network, pass_env=pass_env, agent_binds=binds)
             for p in plans
         ]
         for plan in plans:

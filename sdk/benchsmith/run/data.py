@@ -147,6 +147,7 @@ class RunPlan:
         network: Whether sealed agents share the host network (``--network host``, the
             default: harnesses call model APIs) or only see a private loopback (``none``).
         pass_env: Variables passed into the sealed agent's environment (``--pass-env``).
+        agent_binds: Host paths shown read-only to the sealed agent (``--agent-bind``).
     """
 
     run_id: str
@@ -166,6 +167,7 @@ class RunPlan:
     sealed: bool = True
     network: bool = True
     pass_env: tuple[str, ...] = ()
+    agent_binds: tuple[benchlib.Bind, ...] = ()
 
 
 @dataclass

@@ -29,7 +29,6 @@ from benchsmith.runtime.run import (
     Lifecycle,
     RunConfig,
     WorkspaceSource,
-    hidden_paths,
     utc_now,
 )
 
@@ -61,11 +60,12 @@ def execute_run(plan: RunPlan) -> RunOutcome:
 
 
 def agent_seal(plan: RunPlan) -> AgentSeal:
-    """How the plan's adapter actions are sealed: the task folder, its corpus and checkout and
-    the runs folder hidden; a built-in adapter also sees its interpreter and package (which a
-    hidden checkout may hold) and ``replay`` the task's reference and judge.py (whose ``TASK``
-    data names the commands it runs), read-only."""
-    binds: list[benchlib.Bind] = []
+    """How the plan's adapter actions are sealed: the allowlisted view of
+    :class:`~benchsmith.runtime.run.AgentSeal` with the task's interpreter and the
+    ``--agent-bind`` paths; a built-in adapter also sees its interpreter and package, and
+    ``replay`` the task's reference and judge.py (whose ``TASK`` data names the commands it
+    runs), read-only."""
+    binds: list[benchlib.Bind] = list(plan.agent_binds)
     if resolve_adapter(plan.adapter).kind != "command":
         package = package_dir().parent
         binds += benchlib.interpreter(sys.executable).binds()
@@ -76,10 +76,7 @@ def agent_seal(plan: RunPlan) -> AgentSeal:
             if (plan.task.task_dir / "judge.py").is_file():
                 binds.append(benchlib.Bind((plan.task.task_dir / "judge.py").resolve()))
     return AgentSeal(
-        hidden=hidden_paths(plan.task.task_dir, plan.run_dir.parent),
-        binds=tuple(binds),
-        network=plan.network,
-        pass_env=plan.pass_env,
+        binds=tuple(binds), python=plan.python, network=plan.network, pass_env=plan.pass_env
     )
 
 

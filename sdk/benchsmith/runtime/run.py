@@ -44,6 +44,7 @@ import json
 import math
 import os
 import re
+import shlex
 import shutil
 import signal
 import stat
@@ -579,11 +580,14 @@ class Adapter:
         spec: The ``--agent`` value as given (recorded with each run).
         kind: ``command`` (or a front end's built-in: ``replay``, ``nop``).
         argv: The program started for every action.
+        binds: Host files the program needs, shown read-only to a sealed agent at the same
+            paths (see :func:`command_adapter`).
     """
 
     spec: str
     kind: str
     argv: tuple[str, ...]
+    binds: tuple[benchlib.Bind, ...] = ()
 
     def env(self, context: ActionEnv) -> dict[str, str]:
         """The ``BENCHSMITH_*`` variables of one action."""
@@ -608,16 +612,115 @@ class Adapter:
         return values
 
 
-def command_adapter(spec: str) -> Adapter:
+SHELL_SYNTAX: Final = frozenset("|&;<>()$`*?[]{}~\n")
+"""Characters that make a ``command:`` line more than one program with its arguments."""
+
+SCRIPT_INTERPRETERS: Final = frozenset(
+    {"bash", "bun", "dash", "deno", "node", "perl", "ruby", "sh", "zsh"}
+)
+AGENT_DIRS: Final = ("/opt",)
+"""Folders a sealed agent sees read-only besides the system folders (when they exist)."""
+
+SHELL_BUILTINS: Final = frozenset(
+    {".", ":", "cd", "eval", "exec", "exit", "export", "set", "true", "false", "ulimit", "umask"}
+)
+
+
+def command_adapter(spec: str, cwd: Path | None = None) -> Adapter:
     """The adapter of ``command:<shell command>``, run with ``/bin/sh -c``.
 
+    A simple command (one program and its arguments, no shell syntax) is resolved here, on
+    the host, from ``cwd`` (default: the caller's working directory), because actions run in
+    the workspace and a sealed agent sees only the system folders: the program becomes an
+    absolute path (found on ``PATH``, or relative to ``cwd``; a pyenv shim becomes the real
+    interpreter), every argument naming an existing file becomes absolute, and the adapter's
+    :attr:`Adapter.binds` show those files (and the interpreter's installation) read-only.
+    A compound command runs as written; what it needs outside the system folders must be
+    bound with ``--agent-bind``.
+
     Raises:
-        ValueError: When ``spec`` is not ``command:`` followed by a command.
+        ValueError: When ``spec`` is not ``command:`` followed by a command, or its program
+            cannot be found.
     """
     command = spec.removeprefix(COMMAND_PREFIX).strip() if spec.startswith(COMMAND_PREFIX) else ""
     if not command:
         raise ValueError(f"--agent {spec!r}: expected command:<shell command>")
-    return Adapter(spec, "command", ("/bin/sh", "-c", command))
+    words = _simple_words(command)
+    if words is None or words[0] in SHELL_BUILTINS:
+        return Adapter(spec, "command", ("/bin/sh", "-c", command))
+    base = (cwd or Path.cwd()).absolute()
+    program, binds = _resolve_program(words[0], base)
+    resolved = [program, *words[1:]]
+    script = next((i for i, w in enumerate(words) if i and not w.startswith("-")), None)
+    if script is not None and _is_interpreter(words[0]) and (base / words[script]).is_file():
+        path = (base / words[script]).resolve()
+        resolved[script] = str(path)
+        binds.append(benchlib.Bind(path))
+    visible = tuple(
+        b for b in dict.fromkeys(binds) if not _visible_to_agents(str(b.source.resolve()))
+    )
+    return Adapter(spec, "command", ("/bin/sh", "-c", shlex.join(resolved)), visible)
+
+
+def _simple_words(command: str) -> list[str] | None:
+    """The words of ``command`` when it is one program with arguments, else ``None``."""
+    if any(c in SHELL_SYNTAX for c in command):
+        return None
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if not words or "=" in words[0]:
+        return None
+    return words
+
+
+def _resolve_program(word: str, base: Path) -> tuple[str, list[benchlib.Bind]]:
+    """The absolute program of ``word`` and the binds it needs.
+
+    Raises:
+        ValueError: When it cannot be found.
+    """
+    found = str(base / word) if "/" in word else shutil.which(word)
+    if found is None or not os.access(found, os.X_OK) or Path(found).is_dir():
+        where = f"relative to {base}" if "/" in word else "on PATH"
+        raise ValueError(f"the adapter's program {word!r} is not an executable file {where}")
+    program = Path(found).absolute()
+    if not Path(word).name.startswith("python"):
+        return str(program), [benchlib.Bind(program.resolve(), str(program))]
+    try:
+        real = benchlib.interpreter(str(program))
+    except RuntimeError as exc:
+        raise ValueError(f"the adapter's program {word!r}: {exc}") from None
+    binds = list(real.binds())
+    if _is_shim(program):
+        return real.executable, binds
+    venv = program.parent.parent
+    if (venv / "pyvenv.cfg").is_file():
+        return str(program), [*binds, benchlib.Bind(venv)]
+    if str(program.resolve()) != real.executable:
+        binds.append(benchlib.Bind(program.resolve(), str(program)))
+    return str(program), binds
+
+
+def _is_interpreter(word: str) -> bool:
+    """Whether the program ``word`` takes a script file as its first plain argument."""
+    name = Path(word).name
+    return name.startswith("python") or name in SCRIPT_INTERPRETERS
+
+
+def _is_shim(program: Path) -> bool:
+    """Whether ``program`` is a script standing for an interpreter (a pyenv shim)."""
+    try:
+        with open(program, "rb") as stream:
+            return stream.read(2) == b"#!"
+    except OSError:
+        return False
+
+
+def _visible_to_agents(path: str) -> bool:
+    """Whether ``path`` lies in the folders every sealed agent sees anyway."""
+    return any(path == f or path.startswith(f + "/") for f in (*benchlib.SYSTEM_DIRS, *AGENT_DIRS))
 
 
 @dataclass(frozen=True)
@@ -788,57 +891,53 @@ class ActionFiles:
 @dataclass(frozen=True)
 class AgentSeal:
     """How adapter actions run sealed under bubblewrap (benchlib's :class:`~benchlib.Seal`,
-    ``system`` view): what an agent sees and may write.
+    ``minimal`` view): what an agent sees and may write. An allowlist: nothing of the host
+    shows that is not named here, so no copy of a corpus, export or earlier run anywhere on
+    the machine can be read.
 
-    The host's ``/`` is read-only; each of ``hidden`` (the task folder, the corpus and the
-    checkout holding it, the runs folder) is covered by an empty tmpfs; ``/tmp`` is private,
-    so no other run's workspace shows. Then, at their own paths: the workspace read-only
-    with each editable path writable (an editable *file*'s folder, so tools can replace it
-    and SQLite keep a journal beside it; never the workspace root itself), the adapter's
-    state folder writable, the action's events file writable and its message file
-    read-only, and ``binds`` (read-only). ``HOME`` and ``XDG_{CONFIG,CACHE,DATA}_HOME`` are
-    fresh folders in the state folder. Own PID namespace: when the action ends, everything
-    it started dies with it, daemons included.
+    Read-only: the system folders (``/usr``, ``/bin``, ``/sbin``, ``/lib*``, ``/etc``) and
+    ``/opt``; the task's interpreter (``python``; its folder first on ``PATH``); the adapter's
+    program and script (:attr:`Adapter.binds`); and ``binds``. ``/tmp`` is a private tmpfs.
+    At their own paths: the workspace read-only with each editable path writable (an
+    editable *file*'s folder, so tools can replace it and SQLite keep a journal beside it;
+    never the workspace root itself), the adapter's state folder writable, the action's
+    events file writable and its message file read-only. ``HOME`` and
+    ``XDG_{CONFIG,CACHE,DATA}_HOME`` are fresh folders in the state folder. Own PID
+    namespace: when the action ends, everything it started dies with it, daemons included.
 
     Attributes:
-        hidden: Host folders the agent must not see.
-        binds: Extra read-only binds (a built-in adapter's interpreter and package).
+        binds: Extra read-only binds: ``--agent-bind`` paths, a built-in adapter's
+            interpreter and package.
+        python: The interpreter the task uses (``--python``), shown to the agent; empty: none.
         network: Share the host network (model APIs); ``False``: only a private loopback.
         pass_env: Variables passed through from the runner's environment (credentials).
     """
 
-    hidden: tuple[Path, ...]
     binds: tuple[benchlib.Bind, ...] = ()
+    python: str = ""
     network: bool = True
     pass_env: tuple[str, ...] = ()
+
+
+def agent_binds(paths: Sequence[str], cwd: Path | None = None) -> tuple[benchlib.Bind, ...]:
+    """The read-only binds of ``--agent-bind`` paths (relative ones from ``cwd``).
+
+    Raises:
+        ValueError: When a path does not exist.
+    """
+    base = (cwd or Path.cwd()).absolute()
+    binds = []
+    for given in paths:
+        path = base / given
+        if not path.exists():
+            raise ValueError(f"--agent-bind {given}: no such file or folder")
+        binds.append(benchlib.Bind(path.resolve(), str(path.absolute())))
+    return tuple(binds)
 
 
 AGENT_LIMITS = benchlib.Limits(cpu_seconds=None, memory_bytes=None, processes=4096)
 """Agents (often Node.js) reserve large address spaces: only files and processes are capped;
 the agent's time budget bounds the rest."""
-
-
-def hidden_paths(task_dir: Path, runs: Path | None = None) -> tuple[Path, ...]:
-    """What an agent must not see: the task folder, its corpus (the folder holding it, and the
-    corpus root with tasks.json above it), the git checkout holding them, and ``runs``.
-
-    Started by root, a sealed agent runs as a fresh unprivileged uid, which could not read
-    root's home anyway: it is hidden too, so that read-only binds below it (an interpreter
-    installed there) can be reached.
-    """
-    task_dir = task_dir.resolve()
-    found = [task_dir, task_dir.parent]
-    for folder in task_dir.parents:
-        if (folder / "tasks.json").is_file() and folder not in found:
-            found.append(folder)
-        if (folder / ".git").exists():
-            found.append(folder)
-            break
-    if runs is not None:
-        found.append(runs.resolve())
-    if os.geteuid() == 0:  # a sealed agent runs as a fresh uid that cannot read root's home
-        found.append(Path.home().resolve())
-    return tuple(dict.fromkeys(p for p in found if p != Path("/")))
 
 
 def agent_home(state_dir: Path) -> dict[str, str]:
@@ -856,10 +955,20 @@ def agent_home(state_dir: Path) -> dict[str, str]:
 
 
 def agent_seal(
-    seal: AgentSeal, env: ActionEnv, files: ActionFiles, variables: Mapping[str, str]
+    seal: AgentSeal,
+    env: ActionEnv,
+    files: ActionFiles,
+    variables: Mapping[str, str],
+    adapter: Adapter | None = None,
 ) -> benchlib.Seal:
-    """The :class:`benchlib.Seal` of one action."""
-    binds = [benchlib.Bind(env.workspace)]
+    """The :class:`benchlib.Seal` of one action of ``adapter``."""
+    binds = [benchlib.Bind(Path(d)) for d in AGENT_DIRS if Path(d).is_dir()]
+    search = os.environ.get("PATH", ":".join(benchlib.SANDBOX_PATH)).split(":")
+    if seal.python:
+        python = benchlib.interpreter(seal.python)
+        binds += python.binds()
+        search.insert(0, str(Path(python.executable).parent))
+    binds += [*(adapter.binds if adapter else ()), *seal.binds, benchlib.Bind(env.workspace)]
     for rel in env.editable:
         path = env.workspace / rel.rstrip("/")
         if not rel.endswith("/") and not path.is_dir() and path.parent != env.workspace:
@@ -873,13 +982,12 @@ def agent_seal(
     if files.message is not None:
         binds.append(benchlib.Bind(files.message))
     passed = {n: os.environ[n] for n in seal.pass_env if n in os.environ}
-    search = os.environ.get("PATH", ":".join(benchlib.SANDBOX_PATH))
     environment = benchlib.sandbox_env(
-        {**passed, **variables, **agent_home(env.state_dir), "PATH": search}
+        {**passed, **variables, **agent_home(env.state_dir), "PATH": ":".join(search)}
     )
     return benchlib.Seal(
-        binds=(*seal.binds, *binds), view="system", hidden=tuple(str(h) for h in seal.hidden),
-        network=seal.network, limits=AGENT_LIMITS, env=environment, cwd=str(env.workspace),
+        binds=tuple(binds), view="minimal", network=seal.network, limits=AGENT_LIMITS,
+        env=environment, cwd=str(env.workspace),
     )  # fmt: skip
 
 
@@ -955,7 +1063,7 @@ def _started(
     """
     out, err = streams
     if seal is not None:
-        sealed = agent_seal(seal, env, files, variables)
+        sealed = agent_seal(seal, env, files, variables, adapter)
         with benchlib.sealed_popen(sealed, list(adapter.argv), stdout=out, stderr=err) as process:
             yield process
         return
@@ -2532,16 +2640,16 @@ def lean_run(
         run_dir.absolute(), not options.unsealed, stage_judging(scenario, options.python),
     )  # fmt: skip
     state = RunState(started_at=utc_now())
-    extra = {"owner": str(temp), "network": options.network}
+    extra = {"owner": str(temp), "network": options.network, "agent_binds": options.agent_bind}
     write_json(run_dir / "run.json", {**lean.record(state, "pending"), **extra})
     cache = temp / "judge-cache" / scenario.dirname
     judge = CommandJudge(scenario, options.python, options.judge_timeout, cache, options.unsealed)
     seal = None
     if not options.unsealed:
-        hidden = hidden_paths(scenario.task_dir, options.runs)
         seal = AgentSeal(
-            hidden, network=options.network == "host", pass_env=tuple(options.pass_env)
-        )
+            agent_binds(options.agent_bind), options.python, network=options.network == "host",
+            pass_env=tuple(options.pass_env),
+        )  # fmt: skip
     config = RunConfig(
         scenario=scenario, adapter=adapter, python=options.python, timeout_seconds=timeout,
         run_dir=lean.run_dir, judge=judge,
@@ -2670,6 +2778,10 @@ def _parser() -> argparse.ArgumentParser:
         help="sealed agents share the host network (model APIs) or get none",
     )  # fmt: skip
     parser.add_argument(
+        "--agent-bind", action="append", default=[], metavar="PATH",
+        help="show this host file or folder read-only to sealed agents; repeatable",
+    )  # fmt: skip
+    parser.add_argument(
         "--pass-env", action="append", default=[], metavar="NAME",
         help="pass this variable (a credential) into the sealed agent's environment",
     )  # fmt: skip
@@ -2687,6 +2799,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     root = Path(__file__).resolve().parent
     try:
         command_adapter(options.agent)
+        agent_binds(options.agent_bind)
         if not options.all and not options.task:
             raise ScenarioError("name tasks with --task or pass --all")
         if options.timeout is not None and not 0 < options.timeout < math.inf:

@@ -1,0 +1,1 @@
+"""permitflow: intake, validation and status notices for Eastbrook building permits."""

@@ -1,0 +1,43 @@
+"""The command line of budgetdesk: one subcommand per job, each on one database."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from budgetdesk import db, report
+from budgetdesk.accounts import load_accounts
+from budgetdesk.importer import import_statements
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="budgetdesk", description="Household budgeting.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("import", help="import bank statements into the database")
+    run.add_argument("database")
+    run.add_argument("accounts", help="accounts.json")
+    run.add_argument("statements", help="the folder of statement files")
+
+    run = commands.add_parser("report", help="write the budget report of one month")
+    run.add_argument("database")
+    run.add_argument("--month", required=True, help="YYYY-MM")
+    run.add_argument("--output", required=True)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    with db.connect(args.database) as conn:
+        if args.command == "import":
+            added = import_statements(conn, load_accounts(args.accounts), Path(args.statements))
+            print(f"imported {added} new transactions")
+        else:
+            write_json(Path(args.output), report.monthly_report(conn, args.month))
+    return 0
+
+
+def write_json(path: Path, value: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
