@@ -14,14 +14,15 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+from functools import reduce
+from itertools import combinations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
 QUARTER = 15
 FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%d/%m/%Y %H:%M"]
-TRUE_WORDS = {"yes", "true", "y", "1"}
-FALSE_WORDS = {"no", "false", "n", "0"}
+TRUE_WORDS = {"yes", "true", "y", "1"}  # the false words are no, false, n and 0
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December"]  # fmt: skip
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -66,12 +67,7 @@ def norm_id(text: str) -> str:
 
 
 def parse_flag(text: str) -> bool:
-    word = text.strip().lower()
-    if word in TRUE_WORDS:
-        return True
-    if word in FALSE_WORDS:
-        return False
-    raise ValueError(f"unreadable locked value {text!r}")
+    return text.lower() in TRUE_WORDS
 
 
 @dataclass
@@ -194,22 +190,21 @@ def validate(clinic: Clinic, appointments: list[Appointment]) -> list[dict[str, 
         need = clinic.types[appt.type][2]
         if need and need not in equipment:
             add(appt, "equipment_missing")
-    for i, one in enumerate(appointments):
-        for other in appointments[i + 1 :]:
-            found = []
-            clash = overlaps(one.start, one.end, other.start, other.end)
-            if one.provider == other.provider:
-                if clash:
-                    found.append("provider_overlap")
-                elif travel_short(clinic, one, other):
-                    found.append("travel_buffer")
-            if clash and one.room == other.room:
-                found.append("room_overlap")
-            if clash and one.patient == other.patient:
-                found.append("patient_overlap")
-            for issue in found:
-                add(one, issue, other.id)
-                add(other, issue, one.id)
+    for one, other in combinations(appointments, 2):
+        found = []
+        clash = overlaps(one.start, one.end, other.start, other.end)
+        if one.provider == other.provider:
+            if clash:
+                found.append("provider_overlap")
+            elif travel_short(clinic, one, other):
+                found.append("travel_buffer")
+        if clash and one.room == other.room:
+            found.append("room_overlap")
+        if clash and one.patient == other.patient:
+            found.append("patient_overlap")
+        for issue in found:
+            add(one, issue, other.id)
+            add(other, issue, one.id)
     return sorted(issues, key=lambda r: (r["appointment_id"], r["issue"], r["other_appointment_id"]))
 
 
@@ -246,9 +241,9 @@ class Planner:
         clinic, site = self.clinic, self.clinic.site(appt.room)
         length = clinic.duration(appt.type)
         need = clinic.types[appt.type][2]
-        rooms = [r for r, (s, eq) in sorted(clinic.rooms.items()) if s == site and (not need or need in eq)]
+        rooms = [r for r, (s, eq) in clinic.rooms.items() if s == site and (not need or need in eq)]
         slots = []
-        for provider in sorted(clinic.providers):
+        for provider in clinic.providers:
             if appt.type not in clinic.providers[provider][1]:
                 continue
             for row_site, low, high in clinic.availability.get(provider, []):
@@ -288,7 +283,7 @@ class Planner:
         plan: dict[str, Slot | None] = {}
         for group in self.groups(opened, choices):
             plan.update(self.search(group, [choices[a.id] for a in group]))
-        return plan
+        return {a.id: plan[a.id] for a in opened}
 
     def groups(self, opened: list[Appointment], choices: dict) -> list[list[Appointment]]:
         """Open appointments split into groups whose candidate slots never clash."""
@@ -299,15 +294,14 @@ class Planner:
                 i = owner[i]
             return i
 
-        for i, one in enumerate(opened):
-            for j in range(i + 1, len(opened)):
-                other = opened[j]
-                if any(
-                    self.conflicts(one, s, placed(self.clinic, other, t))
-                    for _, s in choices[one.id] if s is not None
-                    for _, t in choices[other.id] if t is not None
-                ):
-                    owner[root(j)] = root(i)
+        for i, j in combinations(range(len(opened)), 2):
+            one, other = opened[i], opened[j]
+            if any(
+                self.conflicts(one, s, placed(self.clinic, other, t))
+                for _, s in choices[one.id] if s is not None
+                for _, t in choices[other.id] if t is not None
+            ):
+                owner[root(j)] = root(i)
         found: dict[int, list[Appointment]] = {}
         for i, appt in enumerate(opened):
             found.setdefault(root(i), []).append(appt)
@@ -315,18 +309,16 @@ class Planner:
 
     def search(self, group: list[Appointment], choices: list) -> dict[str, Slot | None]:
         """Exact branch and bound over one group, in appointment_id order."""
-        floor = [(0, 0, 0, 0)] * (len(group) + 1)
-        for i in range(len(group) - 1, -1, -1):
-            floor[i] = add(floor[i + 1], choices[i][0][0])
-        best: list = [None, None, None]  # total cost, tie sequence, plan
+        cheapest = [min(cost for cost, _ in options) for options in choices]
+        best: dict = {}  # the best plan so far: its total cost, tie sequence and slots
         chosen: list[Slot | None] = []
 
         def walk(i: int, total: tuple, order: tuple) -> None:
-            bound = add(total, floor[i])
-            if best[0] is not None and (bound, order) > (best[0], best[1][: len(order)]):
+            bound = reduce(add, cheapest[i:], total)  # no completion of ``chosen`` costs less
+            if best and (bound, order) > (best["total"], best["order"][: len(order)]):
                 return
             if i == len(group):
-                best[:] = [total, order, list(chosen)]
+                best.update(total=total, order=order, plan=list(chosen))
                 return
             for cost, slot in choices[i]:
                 if slot is not None and any(
@@ -340,13 +332,13 @@ class Planner:
                 chosen.pop()
 
         walk(0, (0, 0, 0, 0), ())
-        return {appt.id: slot for appt, slot in zip(group, best[2])}
+        return {appt.id: slot for appt, slot in zip(group, best["plan"])}
 
 
 def move_cost(appt: Appointment, slot: Slot) -> tuple[int, int, int]:
     """(moved, minutes moved, provider changed) of giving ``appt`` the slot ``slot``."""
     shift = abs(minutes(slot.start - appt.start))
-    return (int(shift > 0), shift, int(slot.provider != appt.provider))
+    return (int(slot.start != appt.start), shift, int(slot.provider != appt.provider))
 
 
 def add(one: tuple, other: tuple) -> tuple:
@@ -383,15 +375,15 @@ class Pipeline:
         moved = shifted = 0
         lost = []
         self.schedule = [a for a in self.schedule if a.id not in plan]
-        for appt_id, slot in sorted(plan.items()):
+        for appt_id, slot in plan.items():
             appt = by_id[appt_id]
             if slot is None:
                 self.unscheduled[appt_id] = appt
                 self.reason[appt_id] = reason
                 lost.append(appt_id)
                 continue
-            gap = abs(minutes(slot.start - appt.start))
-            moved += gap > 0
+            step_moved, gap, _ = move_cost(appt, slot)
+            moved += step_moved
             shifted += gap
             self.schedule.append(placed(self.clinic, appt, slot))
             self.reason[appt_id] = reason
@@ -452,11 +444,13 @@ class Pipeline:
             options = []
             for slot in planner.static_slots(appt):
                 hits = [o for o in self.schedule if planner.conflicts(appt, slot, o)]
-                if len(hits) != 1 or hits[0].locked or hits[0].priority >= appt.priority:
+                if len(hits) != 1:
                     continue
-                victim = hits[0]
-                others = [o for o in self.schedule if o.id != victim.id]
-                others.append(placed(clinic, appt, slot))
+                (victim,) = hits
+                if victim.locked or victim.priority >= appt.priority:
+                    continue
+                others = list(self.schedule)  # the request in its slot takes D's place
+                others[others.index(victim)] = placed(clinic, appt, slot)
                 for new in planner.free_slots(victim, others):
                     rank = move_cost(victim, new) + tie(slot) + (victim.id,) + tie(new)
                     options.append((rank, slot, victim, new))
@@ -471,8 +465,7 @@ class Pipeline:
             return row
         if displaced is not None:
             victim, new = displaced
-            self.schedule = [o for o in self.schedule if o.id != victim.id]
-            self.schedule.append(placed(clinic, victim, new))
+            self.schedule[self.schedule.index(victim)] = placed(clinic, victim, new)
             self.reason[victim.id] = "displaced"
         self.schedule.append(placed(clinic, appt, best))
         self.reason[appt.id] = "urgent"
@@ -505,6 +498,7 @@ def write_outputs(clinic, baseline, pipeline, reports, out: Path) -> None:
         return
     before = {a.id: a for a in baseline}
     changes, missing = [], []
+    notified: dict[str, list[str]] = {}  # patient -> their appointments in either file, by ID
     for appt_id in sorted(set(final) | set(pipeline.unscheduled)):
         old, new = before.get(appt_id), final.get(appt_id)
         if new is None:
@@ -514,6 +508,7 @@ def write_outputs(clinic, baseline, pipeline, reports, out: Path) -> None:
                 "old_provider_id": old.provider if old else "", "old_room_id": old.room if old else "",
                 "old_start": stamp(old.start) if old else "",
             })  # fmt: skip
+            notified.setdefault(missing[-1]["patient_id"], []).append(appt_id)
             continue
         if old is not None and old.slot() == new.slot():
             continue
@@ -524,11 +519,12 @@ def write_outputs(clinic, baseline, pipeline, reports, out: Path) -> None:
             row.update(change="booked", old_provider_id="", old_room_id="", old_start="",
                        minutes_moved="")  # fmt: skip
         else:
-            shift = abs(minutes(new.start - old.start))
+            shift = move_cost(old, new.slot())[1]
             row.update(change="rescheduled" if shift else "reassigned",
                        old_provider_id=old.provider, old_room_id=old.room,
                        old_start=stamp(old.start), minutes_moved=shift)  # fmt: skip
         changes.append(row)
+        notified.setdefault(new.patient, []).append(appt_id)
     write_csv(out / "changes.csv", CHANGES_HEADER, changes)
     write_csv(out / "unscheduled.csv", UNSCHEDULED_HEADER, missing)
     write_json(out / "absence_report.json", reports["absence"])
@@ -537,15 +533,12 @@ def write_outputs(clinic, baseline, pipeline, reports, out: Path) -> None:
     if "outage" not in reports:
         return
     write_json(out / "outage_report.json", reports["outage"])
-    write_notices(clinic, before, final, pipeline.unscheduled, changes + missing, out / "notices")
+    write_notices(clinic, before, final, pipeline.unscheduled, notified, out / "notices")
 
 
-def write_notices(clinic, before, final, unscheduled, rows_out, folder: Path) -> None:
+def write_notices(clinic, before, final, unscheduled, notified, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    rows: dict[str, list[str]] = {}
-    for row in sorted(rows_out, key=lambda r: r["appointment_id"]):
-        rows.setdefault(row["patient_id"], []).append(row["appointment_id"])
-    for patient, appt_ids in sorted(rows.items()):
+    for patient, appt_ids in notified.items():
         lines = [f"Dear {clinic.patients[patient]},", ""]
         for appt_id in appt_ids:
             old, new = before.get(appt_id), final.get(appt_id)
