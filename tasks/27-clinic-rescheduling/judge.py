@@ -336,7 +336,7 @@ TASK = {
             "level": 4,
             "stage": "absence",
             "path": "locked_kept",
-            "equals": ["A046"],
+            "equals": ["A035", "A046"],
         },
         {
             "name": "absence-wednesday-p05#1",
@@ -493,8 +493,8 @@ TASK = {
             "where": {"request_id": "U01"},
             "equals": {
                 "status": "booked",
-                "provider_id": "P02",
-                "room_id": "W1",
+                "provider_id": "P12",
+                "room_id": "W2",
                 "start": "2025-03-11T09:30",
                 "displaced_appointment_id": "",
             },
@@ -683,7 +683,7 @@ TASK = {
             "level": 4,
             "stage": "outage",
             "path": "locked_kept",
-            "equals": ["A215"],
+            "equals": ["A215", "A249"],
         },
         {
             "name": "outage-friday#2",
