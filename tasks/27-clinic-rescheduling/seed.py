@@ -639,7 +639,7 @@ TASK = {
         "absence-wednesday-tie": [
             {
                 "table": "appointments",
-                "appointment_id": "A128",
+                "appointment_id": "A131",
                 "patient_id": "PT128",
                 "patient_name": "Tove Lindahl",
                 "windows": ["2025-03-12T15:00/2025-03-12T15:45"],
@@ -652,7 +652,7 @@ TASK = {
             },
             {
                 "table": "appointments",
-                "appointment_id": "A131",
+                "appointment_id": "A128",
                 "patient_id": "PT132",
                 "patient_name": "Idris Bello",
                 "windows": ["2025-03-12T15:00/2025-03-12T15:45"],
