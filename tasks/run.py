@@ -2741,6 +2741,27 @@ def select_tasks(root: Path, wanted: Sequence[str], every: bool) -> list[Path]:
     return chosen
 
 
+def runs_folder_problem(runs: Path) -> tuple[int, str] | None:
+    """Why run records cannot be written under ``runs``, with the exit status to stop with
+    (2: not a folder, a usage error; 3: it cannot be created or written), or ``None``.
+
+    The folder is created when missing (as the first run would), and probed with a file
+    created and removed at once, so a read-only mount or a file in the path is reported
+    before any agent runs, not as a traceback after the first one.
+    """
+    if runs.exists() and not runs.is_dir():
+        return 2, f"--runs {runs}: not a folder"
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=".run-py-probe-", dir=runs)
+        os.close(handle)
+        Path(probe).unlink()
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        return 3, f"--runs {runs}: cannot write there: {why} (check the folder and its permissions)"
+    return None
+
+
 def reserve_run(runs: Path, dirname: str) -> tuple[str, Path]:
     """A new run folder ``ARM--NN-slug--rNNN`` under ``runs`` (created, so never shared)."""
     runs.mkdir(parents=True, exist_ok=True)
@@ -2933,7 +2954,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python run.py``: run the chosen tasks, write a record per run, print the summary.
 
     Exit status: 0 when every run was recorded and judged, 1 when a run hit a setup, runner
-    or judge error, 2 on usage errors.
+    or judge error, 2 on usage errors (an unknown task or adapter program, a ``--runs`` that
+    is a file, ...), 3 when the runs folder cannot be created or written; 128 + N after
+    signal N.
     """
     parser = _parser()
     options = parser.parse_args(argv)
@@ -2957,6 +2980,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
     records: list[dict[str, Any]] = []
     options.runs = options.runs.absolute()
+    problem = runs_folder_problem(options.runs)
+    if problem is not None:
+        code, message = problem
+        if code == 2:
+            parser.error(message)
+        sys.stderr.write(f"{parser.prog}: error: {message}\n")
+        return code
     try:
         with interruptible(), private_temp() as temp:
             reap_pending(options.runs)

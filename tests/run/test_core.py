@@ -112,3 +112,27 @@ def test_lean_usage_errors_exit_2(args: tuple[str, ...], message: str, tmp_path:
     done = lean(EXAMPLES, *args, cwd=tmp_path)
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize(
+    ("runs", "code", "message"),
+    [
+        ("a-file", 2, "--runs {runs}: not a folder"),
+        ("a-file/runs", 3, "--runs {runs}: cannot write there: Not a directory"),
+        ("/sys/benchsmith-runs", 3, "--runs {runs}: cannot write there: "),
+        ("/proc/self/benchsmith-runs", 3, "--runs {runs}: cannot write there: "),
+    ],
+)
+def test_lean_runs_folder_errors_are_located_and_exit_like_benchsmith_run(
+    runs: str, code: int, message: str, tmp_path: Path
+) -> None:
+    """A runs folder that is a file, under a file, or on a read-only file system: the
+    exit status ``benchsmith run`` gives (2 usage, 3 file system), the path, no traceback,
+    and no agent started."""
+    (tmp_path / "a-file").write_text("not a folder\n", encoding="utf-8")
+    target = runs if runs.startswith("/") else str(tmp_path / runs)
+    done = lean(EXAMPLES, "--agent", "command:true", "--all", "--runs", target, cwd=tmp_path)
+    assert done.returncode == code, done.stderr
+    assert message.format(runs=target) in done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
