@@ -551,6 +551,7 @@ def export_standalone(
     corpus: PathArg = DEFAULT_CORPUS,
     force: bool = False,
     python: str | None = None,
+    allow_partial: bool = False,
 ) -> StandaloneExport:
     """Write the tasks as the spec's standalone bundle, ``out/benchmarks/python-realworld-30``.
 
@@ -565,6 +566,8 @@ def export_standalone(
         corpus: The corpus root for ``all_tasks``, ids and slugs.
         force: Export tasks that fail the pre-export gate.
         python: Interpreter that runs seed.py for the stage files (default: Python 3.12).
+        allow_partial: Write the bundle although the tasks are not the spec's ids 1 to 30
+            (otherwise refused, naming the missing ids).
 
     Returns:
         The bundle written and its tasks.
@@ -577,7 +580,7 @@ def export_standalone(
     from benchsmith.export.standalone import export_standalone as export
 
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)
-    return export(task_dirs, Path(out), force=force, python=python)
+    return export(task_dirs, Path(out), force=force, python=python, allow_partial=allow_partial)
 
 
 def audit(

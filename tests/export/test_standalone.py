@@ -51,9 +51,12 @@ def agent(tmp: Path, refs: Path) -> str:
 def test_the_bundle_follows_the_spec_layout_with_the_same_bytes(
     tmp_path: Path, cli: Callable[..., Any]
 ) -> None:
-    result = cli("export", "standalone", "--all", "--corpus", EXAMPLES, "--out", tmp_path / "a")
+    partial = "--allow-partial"  # the examples are not the spec's 30 tasks
+    result = cli(
+        "export", "standalone", "--all", "--corpus", EXAMPLES, "--out", tmp_path / "a", partial
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
-    export_standalone(sorted(EXAMPLES.glob("0*")), tmp_path / "b")
+    export_standalone(sorted(EXAMPLES.glob("0*")), tmp_path / "b", allow_partial=True)
     bundle = tmp_path / "a" / "benchmarks" / "python-realworld-30"
     assert tree_digest(bundle) == tree_digest(tmp_path / "b" / "benchmarks" / "python-realworld-30")
     assert sorted(p.name for p in bundle.iterdir()) == [
@@ -78,11 +81,29 @@ def test_the_bundle_follows_the_spec_layout_with_the_same_bytes(
     assert not [n for n in names if n.endswith(".patch")]  # witnesses/stage1.patch included
     readme = (bundle / "README.md").read_text(encoding="utf-8")
     assert "python3.12 run.py --agent" in readme and "| 02 | [pantry-ledger]" in readme
-    again = cli("export", "standalone", "--all", "--corpus", EXAMPLES, "--out", tmp_path / "a")
+    assert "**Partial bundle:** 3 of the spec's 30 tasks; missing ids: 04, 05," in readme
+    again = cli(
+        "export", "standalone", "--all", "--corpus", EXAMPLES, "--out", tmp_path / "a", partial
+    )  # fmt: skip
     assert again.exit_code == 0, again.output
     (tmp_path / "c" / "benchmarks" / "python-realworld-30").mkdir(parents=True)
-    refused = cli("export", "standalone", "--all", "--corpus", EXAMPLES, "--out", tmp_path / "c")
+    refused = cli(
+        "export", "standalone", "--all", "--corpus", EXAMPLES, "--out", tmp_path / "c", partial
+    )  # fmt: skip
     assert refused.exit_code == 2 and "is not a benchsmith export" in refused.output
+
+
+def test_a_partial_bundle_is_refused_without_allow_partial(
+    tmp_path: Path, cli: Callable[..., Any]
+) -> None:
+    out = tmp_path / "out"
+    refused = cli("export", "standalone", "--all", "--corpus", EXAMPLES, "--out", out)
+    assert refused.exit_code == 2
+    message = " ".join(refused.output.split())
+    assert "python-realworld-30 would hold 3 of the spec's 30 tasks" in message
+    assert "missing ids: 04, 05, 06," in message and "28, 29, 30)" in message
+    assert "--allow-partial" in message
+    assert not out.exists()  # nothing written
 
 
 # Corpus tasks whose runs use every feature the two runners must agree on: seed-generated stage
@@ -112,7 +133,7 @@ def test_the_bundle_runs_with_python_alone_and_agrees_with_benchsmith_run(tmp_pa
     lean_levels = {}
     for name, chosen in (("examples", examples), ("tasks", tasks)):
         out = tmp_path / f"bundle-{name}"
-        export_standalone(chosen, out)
+        export_standalone(chosen, out, allow_partial=True)
         bundle = out / "benchmarks" / "python-realworld-30"
         runs = tmp_path / f"lean-{name}"
         done = subprocess.run(

@@ -99,6 +99,13 @@ def standalone(
     all_tasks: AllOpt = False,
     corpus: CorpusOpt = Path("tasks"),
     force: ForceOpt = False,
+    allow_partial: Annotated[
+        bool,
+        typer.Option(
+            "--allow-partial",
+            help="Write the bundle although the tasks are not the spec's ids 1 to 30.",
+        ),
+    ] = False,
     python: PythonOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -111,13 +118,16 @@ def standalone(
     Run it: python3.12 OUT/benchmarks/python-realworld-30/run.py --agent 'command:...' --all.
 
     A task is refused unless --force when its generated files are stale, lint finds
-    errors or its fixture lock is missing.
+    errors or its fixture lock is missing. A set of tasks that is not the spec's ids 1 to
+    30 is refused unless --allow-partial (the missing ids are named, and the bundle's
+    README lists them).
     """
     from benchsmith.diagnostics import display_path
 
     result = benchsmith.export_standalone(
-        tasks or (), out, all_tasks=all_tasks, corpus=corpus, force=force, python=python
-    )
+        tasks or (), out, all_tasks=all_tasks, corpus=corpus, force=force, python=python,
+        allow_partial=allow_partial,
+    )  # fmt: skip
     if as_json:
         emit_json(
             {

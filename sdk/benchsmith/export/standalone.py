@@ -19,8 +19,11 @@ witnesses or mutants (:data:`benchlib.AUTHORING_ONLY`). seed.py and judge.py fin
 benchlib.py two folders up instead of one (their ``sys.path`` line is the one change).
 
 The export passes the same gate as the Harbor export (generated files current, lint clean,
-fixture lock recorded), unless ``force``. Same input, same bytes: files sorted, modes 644
-(755 for folders), no timestamps; the bundle folder is replaced as a whole.
+fixture lock recorded), unless ``force``. The bundle is named after the spec's 30 tasks, so a
+set of tasks that is not ids 1 to 30 is refused (naming the missing ids) unless
+``allow_partial``; a partial bundle's README then says which ids it lacks. Same input, same
+bytes: files sorted, modes 644 (755 for folders), no timestamps; the bundle folder is
+replaced as a whole.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ from benchsmith.runtime import benchlib
 from benchsmith.workspace import require_built
 
 BUNDLE = Path("benchmarks") / "python-realworld-30"
+SPEC_IDS = range(1, 31)
+"""The ids of the spec's tasks: the bundle's name promises all of them."""
 MARKER = "<!-- written by benchsmith export standalone -->"
 AUTHORING = frozenset({*benchlib.AUTHORING_ONLY, "task.toml", LOCK_FILE, "stages"})
 """Left out of a task folder (``stages/`` is written anew, generated files included)."""
@@ -81,7 +86,12 @@ class StandaloneExport:
 
 
 def export_standalone(
-    paths: Sequence[Path], out: Path, force: bool = False, python: str | None = None
+    paths: Sequence[Path],
+    out: Path,
+    force: bool = False,
+    python: str | None = None,
+    *,
+    allow_partial: bool = False,
 ) -> StandaloneExport:
     """Write the tasks as the spec's standalone bundle under ``out``.
 
@@ -90,10 +100,12 @@ def export_standalone(
         out: Output folder; ``out/benchmarks/python-realworld-30`` is replaced as a whole.
         force: Export tasks that fail the gate.
         python: Interpreter that runs seed.py for the stage files (default: Python 3.12).
+        allow_partial: Write the bundle although the tasks are not the spec's ids 1 to 30.
 
     Raises:
-        UsageError: When no task is given, two share an id, or the bundle folder exists and
-            is not an earlier export.
+        UsageError: When no task is given, two share an id, the tasks are not ids 1 to 30
+            and ``allow_partial`` is off, or the bundle folder exists and is not an earlier
+            export.
         ExportRefusedError: When a task fails the gate and ``force`` is off.
         TaskSpecError: When a task.toml is invalid.
     """
@@ -104,6 +116,12 @@ def export_standalone(
         require_built(spec)
     if len({s.id for s in specs}) != len(specs):
         raise UsageError("two of the tasks share an id; a bundle holds each id once")
+    gaps = missing_ids(specs)
+    if gaps and not allow_partial:
+        raise UsageError(
+            f"{BUNDLE.name} would hold {len(specs)} of the spec's {len(SPEC_IDS)} tasks "
+            f"(missing ids: {_ids_text(gaps)}); pass --allow-partial to write it anyway"
+        )
     found = gate(specs, reference=False)
     refused = {name: problems for name, problems in found.items() if problems}
     if refused and not force:
@@ -115,6 +133,16 @@ def export_standalone(
     folders = {f"tasks/{s.dirname}/{name}": 0o755 for s in specs for name in ("visible", "stages")}
     write_tree(bundle, TaskPlan(tuple(sorted(files, key=lambda f: f.path)), folders))
     return StandaloneExport(out, bundle, tuple(bundle / "tasks" / s.dirname for s in specs), found)
+
+
+def missing_ids(specs: Sequence[TaskSpec]) -> list[int]:
+    """The spec's task ids that ``specs`` lack (ids outside 1 to 30 count as extras, not gaps)."""
+    have = {s.id for s in specs}
+    return [n for n in SPEC_IDS if n not in have]
+
+
+def _ids_text(ids: Sequence[int]) -> str:
+    return ", ".join(f"{n:02d}" for n in ids)
 
 
 def _check_destination(bundle: Path) -> None:
@@ -262,9 +290,22 @@ def readme(specs: Sequence[TaskSpec]) -> str:
         "",
         "## Tasks",
         "",
+        *_partial_lines(specs),
         "| ID | Task | Title | Class | Stages | Timeout (s) |",
         "| --- | --- | --- | --- | --- | --- |",
         *rows,
         "",
     ]
     return "\n".join(lines)
+
+
+def _partial_lines(specs: Sequence[TaskSpec]) -> list[str]:
+    """The README's warning of a partial bundle (exported with ``--allow-partial``)."""
+    gaps = missing_ids(specs)
+    if not gaps:
+        return []
+    return [
+        f"**Partial bundle:** {len(specs)} of the spec's {len(SPEC_IDS)} tasks; missing ids: "
+        f"{_ids_text(gaps)}.",
+        "",
+    ]
