@@ -4425,6 +4425,11 @@ class Judge:
             "checks that apply by then; default: the final, scored verdict",
         )
         parser.add_argument(
+            "--no-ladder", action="store_true",
+            help="the final verdict without the stage ladder (for validation tools that only "
+            "tell 5 from below 5, which the ladder never changes)",
+        )  # fmt: skip
+        parser.add_argument(
             "--keep-runs", type=Path, metavar="DIR",
             help="keep what the commands left: each fixture's run folder moves to DIR/FIXTURE, "
             "its command results and service requests to DIR/FIXTURE.json",
@@ -4461,6 +4466,7 @@ class Judge:
                     stage=stage,
                     keep=args.keep_runs,
                     replay=args.replay_runs,
+                    ladder=not args.no_ladder,
                 )
             if not sealed:
                 verdict["notes"] = [_clip(f"unsealed: {why}"), *verdict["notes"]][:50]
@@ -4483,6 +4489,7 @@ class Judge:
         stage: int | None = None,
         keep: Path | None = None,
         replay: Path | None = None,
+        ladder: bool = True,
     ) -> dict[str, Any]:
         """Judge ``workspace`` (read only) and return the verdict mapping.
 
@@ -4499,6 +4506,8 @@ class Judge:
         ``replay``, the runs an earlier ``keep`` of the same stage left there are judged
         instead of running the commands again (the mutation audit judges the reference once
         per round of perturbed expectations; what the reference wrote does not change).
+        The final verdict of a staged task below 3 is laddered (:func:`ladder_verdict`)
+        unless ``ladder`` is false or the runs are replayed.
         """
         if not workspace.is_dir():
             raise RuntimeError(f"workspace {workspace} is not a folder")
@@ -4511,6 +4520,14 @@ class Judge:
             verdict = trial.verdict()
             if stage is not None:
                 verdict["stage"] = number
+            elif (
+                ladder and replay is None and self.stage_count > 1 and verdict["progress_level"] < 3
+            ):
+                first = self.trial(
+                    workspace, Path(tmp) / "stage1", python=python, cache=cache, kit=kit
+                )
+                first.time_scale, first.stage = time_scale, 1
+                verdict = ladder_verdict(verdict, trial, first)
             if keep is not None:
                 trial.keep_runs(keep)
             return verdict
@@ -5209,6 +5226,63 @@ def make_verdict(
         "notes": list(notes)[:50],
         "checks": list(checks),
     }
+
+
+LADDER_NOTE = (
+    "stage ladder: the workspace scores 5 at stage 1 but below 3 finally, so level 3 "
+    "(a later stage's requirements are missing; checks noted 'after stage 1' passed there)"
+)
+NOT_REACHED = "not reached: the final workflow did not complete"
+
+
+def ladder_verdict(final: dict[str, Any], trial: _Trial, first: _Trial) -> dict[str, Any]:
+    """The final verdict of a staged task whose own level is below 3: level 3 when the
+    candidate completes stage 1 exactly (spec section 6: the core transformation is right,
+    a follow-up requirement is missing), else ``final`` unchanged.
+
+    ``trial`` is the final judging; ``first`` judges the same workspace at stage 1 (as
+    ``judge.py --stage 1`` does), which must reach 5. Each main check of the final stage
+    then reports its final outcome; when the final workflow did not complete (so no check
+    ran finally), a check that applies at stage 1 reports its pass there (noted 'after
+    stage 1') and the others fail as not reached. When no main check passes that way, or
+    every one does, the final verdict stands, with a note. The edge is the final judging's.
+    """
+    first.tmp.mkdir()
+    try:
+        early = first.verdict()
+    except JudgeDefect:  # no level-3 check at stage 1
+        return final
+    if early["progress_level"] < 5:
+        return final
+    finally_ = {o.name: o for o in trial.outcomes if o.fixture == "main"}
+    checks = [
+        _laddered(check, finally_.get(check.name))
+        for check in trial.judge.main_checks_at(trial.stage)
+    ]
+    passed = sum(c["passed"] for c in checks)
+    if not 0 < passed < len(checks):
+        why = "no main check passes finally" if not passed else "every main check passes"
+        level = final["progress_level"]
+        note = _clip(f"stage ladder: stage 1 is complete, but {why}; level {level} stands")
+        return {**final, "notes": [note, *final["notes"]][:50]}
+    return {
+        "status": "fail",
+        "progress_level": 3,
+        "main_checks_passed": passed,
+        "main_checks_total": len(checks),
+        "edge_check_passed": final["edge_check_passed"],
+        "notes": [LADDER_NOTE, *final["notes"]][:50],
+        "checks": checks + [o.to_dict() for o in trial.outcomes if o.fixture == "edge"],
+    }
+
+
+def _laddered(check: Check, outcome: Outcome | None) -> dict[str, Any]:
+    """One main check of a laddered verdict (see :func:`ladder_verdict`): its final
+    ``outcome``, or (``None``: the final workflow did not complete) its pass at stage 1."""
+    if outcome is not None:
+        return outcome.to_dict()
+    note = "after stage 1" if check.applies(1) else NOT_REACHED
+    return Outcome(check.name, check.level, "main", check.applies(1), note).to_dict()
 
 
 def _require_consistent(

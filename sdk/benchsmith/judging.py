@@ -137,6 +137,9 @@ class JudgeCall:
             (:func:`benchlib.load_kept_run` reads it back).
         replay_runs: Pass ``--replay-runs DIR``: the judge judges the runs an earlier
             ``keep_runs`` judging of the same stage left there instead of running the commands.
+        ladder: Without it, pass ``--no-ladder``: a staged task's final verdict below 3 is
+            not laddered (the audit only tells 5 from below 5, which the ladder never
+            changes, and its records keep the levels they were made with).
     """
 
     task_dir: Path
@@ -149,6 +152,7 @@ class JudgeCall:
     stage: int | None = None
     keep_runs: Path | None = None
     replay_runs: Path | None = None
+    ladder: bool = True
 
     def argv(self, workspace: Path) -> list[str]:
         """The judge's command line for ``workspace``."""
@@ -166,6 +170,8 @@ class JudgeCall:
             extra += ["--keep-runs", str(self.keep_runs)]
         if self.replay_runs is not None:
             extra += ["--replay-runs", str(self.replay_runs)]
+        if not self.ladder:
+            extra.append("--no-ladder")
         return benchlib.resolve_argv(argv, self.python) + extra
 
 

@@ -467,7 +467,11 @@ def _context(spec: TaskSpec, task: dict[str, Any], python: str, tmp: Path) -> Mu
         elif source.is_file():
             benchlib.copy_path(source, tree / name)
     command = read_judge_command(spec.task_dir)
-    call = JudgeCall(spec.task_dir.resolve(), command, python, judge_timeout(spec), cache)
+    # The audit tells 5 from below 5; the stage ladder never changes that, so it is off:
+    # no extra stage-1 judging per killed mutant, and the recorded levels stay valid.
+    call = JudgeCall(
+        spec.task_dir.resolve(), command, python, judge_timeout(spec), cache, ladder=False
+    )
     scratch = tmp / "mutants"
     scratch.mkdir()
     return MutantContext(spec.task_dir.resolve(), task, python, cache, tree, scratch, call, 1.0, {})

@@ -472,53 +472,72 @@ def _witness_workspace(setup: TaskSetup, name: str, folder: str) -> Path | str:
     return workspace
 
 
-STAGE1_EXPECTED = "5 at stage 1, ≤ 4 final"
+MAX_STAGES = 5  # spec section 4: at most five stages (class H)
 
 
-@control(
-    "witness-stage1",
-    "witnesses/stage1 (the reference stopped after stage 1) scores 5 at stage 1 and below 5 "
-    "on the final verdict",
-)
-def witness_stage1(setup: TaskSetup) -> ControlResult:
-    """Judge the stop-after-stage-1 witness with ``judge.py --stage 1`` and finally.
+def stage_expected(stage: int) -> str:
+    """What the stage-``stage`` witness must score: 5 at its stage, exactly 3 finally."""
+    return f"5 at stage {stage}, 3 final"
 
-    The contract of per-stage verdicts: a solution that did stage 1 and stopped is a
-    complete stage-1 solution (5 at ``--stage 1``) and lacks what later stages add (below 5
-    on the final verdict). Single-stage tasks have no stage boundary: not applicable.
+
+def _stage_witness(stage: int) -> ControlFunction:
+    def witness_stage(setup: TaskSetup) -> ControlResult:
+        return _judge_stage_witness(setup, stage)
+
+    witness_stage.__doc__ = f"Judge witnesses/stage{stage} at stage {stage} and finally."
+    return witness_stage
+
+
+for _stage in range(1, MAX_STAGES):
+    control(
+        f"witness-stage{_stage}",
+        f"witnesses/stage{_stage} (the reference stopped after stage {_stage}) scores 5 at "
+        f"stage {_stage} and exactly 3 on the final verdict (stage ladder)",
+    )(_stage_witness(_stage))
+
+
+def _judge_stage_witness(setup: TaskSetup, stage: int) -> ControlResult:
+    """Judge the stop-after-stage-``stage`` witness with ``judge.py --stage N`` and finally.
+
+    The stage ladder (spec section 6, CONTRIBUTING "Reference and witnesses"): a solution
+    that completed stages 1 to N and stopped is a complete stage-N solution (5 at
+    ``--stage N``) and, finally, a level-3 solution: its core transformation is right, a
+    follow-up requirement is missing. A stage that is the task's last (or beyond it) has
+    no witness: not applicable.
     """
     started = time.monotonic()
-    name = "witness-stage1"
-    if len(setup.spec.stages) < 2:
+    name, expected = f"witness-stage{stage}", stage_expected(stage)
+    if stage >= len(setup.spec.stages):
+        why = "a single-stage task" if len(setup.spec.stages) < 2 else f"stage {stage} is the last"
         return ControlResult(
-            name, STAGE1_EXPECTED, "not applicable", True, notes=("a single-stage task",),
+            name, expected, "not applicable", True, notes=(why,),
             seconds=time.monotonic() - started,
         )  # fmt: skip
-    workspace = _witness_workspace(setup, name, "witnesses/stage1")
+    workspace = _witness_workspace(setup, name, f"witnesses/stage{stage}")
     if isinstance(workspace, str):
         fix = (
-            "; write it as a unified diff against reference/ that leaves out what stages 2+ "
-            "add (CONTRIBUTING, Reference and witnesses)"
+            f"; write it as a unified diff against reference/ that leaves out what stages "
+            f"{stage + 1}+ add (CONTRIBUTING, Reference and witnesses)"
         )
-        return failed(name, STAGE1_EXPECTED, workspace + fix, started)
-    at_stage1 = replace(setup, judge=replace(setup.judge, stage=1)).run(workspace)
+        return failed(name, expected, workspace + fix, started)
+    at_stage = replace(setup, judge=replace(setup.judge, stage=stage)).run(workspace)
     final = setup.run(workspace)
-    levels = [at_stage1.claimed_level, final.claimed_level]
-    problems = [f"stage 1: {p}" for p in at_stage1.problems]
+    levels = [at_stage.claimed_level, final.claimed_level]
+    problems = [f"stage {stage}: {p}" for p in at_stage.problems]
     problems += [f"final: {p}" for p in final.problems]
     if levels[0] is not None and levels[0] != 5:
-        problems.insert(0, f"level {levels[0]} at stage 1, expected 5")
-    if levels[1] is not None and levels[1] >= 5:
-        problems.insert(0, "level 5 on the final verdict, expected below 5")
+        problems.insert(0, f"level {levels[0]} at stage {stage}, expected 5")
+    if levels[1] is not None and levels[1] != 3:
+        problems.insert(0, f"level {levels[1]} on the final verdict, expected 3")
     shown = ["-" if level is None else str(level) for level in levels]
     return ControlResult(
         control=name,
-        expected=STAGE1_EXPECTED,
-        observed=f"{shown[0]} at stage 1, {shown[1]} final",
+        expected=expected,
+        observed=f"{shown[0]} at stage {stage}, {shown[1]} final",
         passed=not problems,
         level=levels[0],
         reason="; ".join(problems),
-        notes=tuple(f"stage 1: {n}" for n in at_stage1.claimed_notes)
+        notes=tuple(f"stage {stage}: {n}" for n in at_stage.claimed_notes)
         + tuple(f"final: {n}" for n in final.claimed_notes),
         seconds=time.monotonic() - started,
     )

@@ -396,8 +396,8 @@ def _placeholder_strings(spec: TaskSpec) -> Iterator[tuple[tuple[str | int, ...]
     ("BS901", "a TODO placeholder is left in task.toml, judge.py or the reference (warning)"),
     (
         "BS902",
-        "reference/ or a witness (witnesses/levelN.patch or levelN/; witnesses/stage1.patch "
-        "when the task has several stages) is missing or is not a unified diff (warning)",
+        "reference/ or a witness (witnesses/levelN.patch or levelN/; witnesses/stageK.patch "
+        "for every stage K but the last) is missing or is not a unified diff (warning)",
     ),
 )
 def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
@@ -421,17 +421,18 @@ def placeholders(ctx: TaskContext) -> Iterator[Diagnostic]:
             shown = ctx.shown(path.relative_to(ctx.task_dir).as_posix())
             yield Diagnostic(shown, line, col, "BS901", "placeholder left here", Severity.WARNING)
     folders = ["reference", "witnesses/level3", "witnesses/level4"]
-    if spec is not None and len(spec.stages) >= 2:
-        folders.append("witnesses/stage1")
+    if spec is not None:
+        folders += [f"witnesses/stage{k}" for k in range(1, len(spec.stages))]
     for folder in folders:
         patch = ctx.task_dir / f"{folder}.patch"
         if not (ctx.task_dir / folder).is_dir() and not (folder != "reference" and patch.is_file()):
             message = f"{folder}/ is missing; benchsmith check needs it to prove the judge"
-            if folder == "witnesses/stage1":
+            if folder.startswith("witnesses/stage"):
+                k = folder.removeprefix("witnesses/stage")
                 message = (
-                    "witnesses/stage1.patch is missing: a task with several stages needs the "
-                    "reference stopped after stage 1 (5 at judge.py --stage 1, below 5 final); "
-                    "benchsmith check needs it to prove the stage boundary"
+                    f"{folder}.patch is missing: a task with several stages needs the "
+                    f"reference stopped after each stage but the last (5 at judge.py --stage "
+                    f"{k}, exactly 3 final); benchsmith check needs it to prove the stage ladder"
                 )
             yield Diagnostic(ctx.shown("task.toml"), 1, 1, "BS902", message, Severity.WARNING)
         elif patch.is_file() and not (ctx.task_dir / folder).is_dir():
