@@ -106,7 +106,7 @@ class Match:
             for line in node.iter("line"):
                 quantity = line.find("quantity")
                 count = int(quantity.text)
-                extension = count * Decimal(line.find("unit_price").text.strip())
+                extension = count * Decimal(line.find("unit_price").text)
                 lines.append({
                     "line_no": int(line.get("no")),
                     "po_line": int(line.get("po_line")),
@@ -118,8 +118,8 @@ class Match:
                 "invoice_id": node.get("id"),
                 "supplier_id": node.get("supplier"),
                 "po_id": node.get("po"),
-                "freight": Decimal(node.findtext("freight").strip()),
-                "tax": Decimal(node.findtext("tax").strip()),
+                "freight": Decimal(node.findtext("freight")),
+                "tax": Decimal(node.findtext("tax")),
                 "lines": lines,
             })  # fmt: skip
         return invoices
@@ -207,7 +207,7 @@ class Match:
                 note.get("supplier"), {"applied": Decimal(0), "unapplied": Decimal(0)}
             )
             for credit in note:
-                amount = Decimal(credit.text.strip())
+                amount = Decimal(credit.text)
                 if credit.tag == "header_credit":
                     supplier["unapplied"] += amount
                     continue
@@ -220,8 +220,7 @@ class Match:
 
     def summary(self) -> dict:
         suppliers: dict[str, dict] = {}
-        for key in sorted(self.lines):
-            line = self.lines[key]
+        for line in self.lines.values():
             entry = suppliers.setdefault(
                 line["row"]["supplier_id"],
                 {"lines": 0, "matched_lines": 0, "held_lines": 0, "not_invoiced_lines": 0,
