@@ -97,6 +97,7 @@ bench: sandbox $(STAMP)
 	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/bench_export.py
 	$(BIN)/python bench/bench_sandbox.py
+	$(BIN)/python bench/bench_deep_tree.py
 
 clean:
 	rm -rf $(VENV) $(HARBOR_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

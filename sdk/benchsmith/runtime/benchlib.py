@@ -1041,6 +1041,8 @@ import contextlib
 import csv
 import datetime as _dt
 import decimal
+import errno
+import functools
 import gzip
 import hashlib
 import io
@@ -1169,23 +1171,88 @@ def walk(
         stack.extend(os.path.join(folder, d) for d in reversed(dirs) if d in real)  # noqa: PTH118
 
 
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+"""How a folder is opened to work inside it through its descriptor (``dir_fd``)."""
+
+
 def delete_tree(root: str | os.PathLike[str], *, ignore_errors: bool = False) -> None:
     """:func:`shutil.rmtree` without recursion (any depth; symlinks removed, not followed).
+
+    Each folder is entered through its parent's descriptor and left through its ``..``, and
+    everything inside it is removed through its own descriptor: every step costs the same at
+    any depth (a path-based removal resolves the whole path at every step, quadratic in the
+    depth: 3 s for a folder nested 1,200 deep), and at most two descriptors are open.
 
     Raises:
         OSError: The first failure, once everything removable is gone (unless
             ``ignore_errors``).
     """
     failures: list[OSError] = []
-    for folder, dirs, files in walk(root, topdown=False):  # str paths: a tree may be large
-        for name in files:
-            _try(failures, os.unlink, os.path.join(folder, name))  # noqa: PTH118
-        for name in dirs:
-            path = os.path.join(folder, name)  # noqa: PTH118
-            _try(failures, os.unlink if os.path.islink(path) else os.rmdir, path)  # noqa: PTH114
-    _try(failures, os.rmdir, os.fspath(root))
+    top = os.fspath(root)
+    try:
+        folder = os.open(top, _FOLDER_FLAGS | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return
+    except OSError as exc:  # a file or a symlink: not a tree
+        failures.append(exc)
+    else:
+        try:
+            folder = _empty_tree(folder, failures)
+        finally:
+            os.close(folder)
+        _try(failures, os.rmdir, top)
     if failures and not ignore_errors:
         raise failures[0]
+
+
+def _empty_tree(folder: int, failures: list[OSError]) -> int:
+    """Remove everything inside the open ``folder``; returns its descriptor (the caller
+    closes it). Failures are collected, the rest removed."""
+    pending = [_remove_files(folder, failures)]  # per level: the folders left to remove
+    entered: list[str] = []  # the folder entered at each level below the top
+    while True:
+        if pending[-1]:
+            name = pending[-1].pop()
+            try:
+                child = os.open(name, _FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=folder)
+            except OSError as exc:
+                if not isinstance(exc, FileNotFoundError):
+                    failures.append(exc)
+                continue
+            os.close(folder)
+            folder = child
+            entered.append(name)
+            pending.append(_remove_files(folder, failures))
+            continue
+        pending.pop()
+        if not entered:
+            return folder
+        parent = os.open("..", _FOLDER_FLAGS, dir_fd=folder)
+        os.close(folder)
+        folder = parent
+        _try(failures, functools.partial(os.rmdir, dir_fd=folder), entered.pop())
+
+
+def _remove_files(folder: int, failures: list[OSError]) -> list[str]:
+    """Unlink every entry of the open ``folder`` that is not a folder; return the names of
+    its folders (symlinks to folders are unlinked, never followed)."""
+    folders: list[str] = []
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+    except OSError as exc:
+        failures.append(exc)
+        return folders
+    for entry in entries:
+        try:
+            is_folder = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            is_folder = False
+        if is_folder:
+            folders.append(entry.name)
+        else:
+            _try(failures, functools.partial(os.unlink, dir_fd=folder), entry.name)
+    return folders
 
 
 @contextlib.contextmanager
@@ -2164,45 +2231,160 @@ def link_fixture(
     )
 
 
-def _link_stays_inside(link: Path, root: Path) -> bool:
-    """Whether the symlink ``link`` (placed under ``root``) points inside ``root``, lexically."""
-    target = link.readlink()
-    if target.is_absolute():
+def _link_stays_inside(link: Path, root: Path, target: str | None = None) -> bool:
+    """Whether the symlink ``link`` (placed under ``root``; its text ``target``, read when
+    not given) points inside ``root``, lexically."""
+    text = str(link.readlink()) if target is None else target
+    if text.startswith("/"):
         return False
-    resolved = Path(os.path.normpath(link.parent.absolute() / target))
+    resolved = Path(os.path.normpath(link.parent.absolute() / text))
     return resolved.is_relative_to(Path(os.path.normpath(root.absolute())))
 
 
 def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) -> None:
     """Copy ``src`` to ``dest`` (a folder with all it holds, at any depth), skipping special
-    files and escaping links. Folders get their modes (plus owner access) once filled."""
-    stack = [(src, dest, rel)]
-    folders: list[tuple[Path, Path]] = []
-    while stack:
-        source, target, name = stack.pop()
-        try:
-            if source.is_symlink():
-                target.symlink_to(source.readlink())
-                if not _link_stays_inside(target, root):
-                    target.unlink()
-                    skipped.append(f"{name} (a symlink leading outside the workspace)")
-            elif source.is_dir():
-                target.mkdir()
-                folders.append((source, target))
-                children = sorted(source.iterdir(), reverse=True)
-                stack += [(c, target / c.name, f"{name}/{c.name}") for c in children]
-            elif source.is_file():
-                shutil.copy2(source, target, follow_symlinks=False)
+    files and escaping links. Folders get their modes (plus owner access) once filled.
+
+    Both trees are walked through descriptors, as :func:`delete_tree` walks one: each
+    folder is entered from its parent's descriptor and left through ``..``, so every step
+    costs the same at any depth (path-based copying was quadratic in the depth: 4.6 s of
+    ``mkdir`` alone for a folder nested 1,200 deep).
+    """
+    source = os.open(src.parent, _FOLDER_FLAGS)
+    try:
+        target = os.open(dest.parent, _FOLDER_FLAGS)
+    except OSError:
+        os.close(source)
+        raise
+    # per level: (source name, target name, shown path) of the entries left to copy
+    pending = [[(src.name, dest.name, rel)]]
+    entered: list[tuple[str, str, int]] = []  # per folder entered: target name, shown, mode
+    try:
+        while True:
+            if not pending[-1]:
+                pending.pop()
+                if not entered:
+                    return
+                _, shown, mode = entered.pop()
+                try:
+                    os.fchmod(target, stat.S_IMODE(mode) | 0o700)
+                except OSError as exc:
+                    skipped.append(f"{shown} (unreadable: {exc.strerror or exc})")
+                source, target = _leave(source), _leave(target)
+                continue
+            name, made_name, shown = pending[-1].pop()
+            place = _Place(dest.parent, entered, made_name)
+            folder_mode = _copy_entry(
+                source, target, (name, made_name, shown), place, root, skipped
+            )
+            if folder_mode is None:
+                continue
+            try:
+                inner = os.open(name, _FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=source)
+            except OSError as exc:
+                skipped.append(f"{shown} (unreadable: {exc.strerror or exc})")
+                continue
+            try:
+                children = sorted(os.listdir(inner), reverse=True)  # noqa: PTH208  # a descriptor
+                made = os.open(made_name, _FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=target)
+            except OSError as exc:
+                os.close(inner)
+                skipped.append(f"{shown} (unreadable: {exc.strerror or exc})")
+                continue
+            os.close(source)
+            os.close(target)
+            source, target = inner, made
+            entered.append((made_name, shown, folder_mode))
+            pending.append([(c, c, f"{shown}/{c}") for c in children])
+    finally:
+        os.close(source)
+        os.close(target)
+
+
+def _leave(folder: int) -> int:
+    """The descriptor of the parent of the open ``folder``, which is closed."""
+    try:
+        return os.open("..", _FOLDER_FLAGS, dir_fd=folder)
+    finally:
+        os.close(folder)
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Where :func:`_safe_copy` puts an entry: ``base``, the folders entered (their names
+    first in each tuple), ``name``; the path is built only for a symlink's check, so deep
+    trees stay linear."""
+
+    base: Path
+    entered: Sequence[tuple[str, str, int]]
+    name: str
+
+    def path(self) -> Path:
+        return Path(self.base, *(e[0] for e in self.entered), self.name)
+
+
+def _copy_entry(
+    source: int,
+    target: int,
+    names: tuple[str, str, str],
+    place: _Place,
+    root: Path,
+    skipped: list[str],
+) -> int | None:
+    """Copy the entry of the open folder ``source`` named ``names[0]`` into ``target`` as
+    ``names[1]`` (``names[2]``: the path reported): a regular file (content, mode, times)
+    or a symlink that stays inside ``root``, or create the folder and return its source
+    mode (to enter it); anything else is skipped with why."""
+    name, made, shown = names
+    try:
+        info = os.stat(name, dir_fd=source, follow_symlinks=False)
+        if stat.S_ISLNK(info.st_mode):
+            text = os.readlink(name, dir_fd=source)
+            if _link_stays_inside(place.path(), root, text):
+                os.symlink(text, made, dir_fd=target)
             else:
-                skipped.append(f"{name} (not a regular file, folder or symlink)")
-        except OSError as exc:  # unreadable entries are the candidate's problem, not the judge's
-            skipped.append(f"{name} (unreadable: {exc.strerror or exc})")
-    for source, target in reversed(folders):
+                skipped.append(f"{shown} (a symlink leading outside the workspace)")
+        elif stat.S_ISDIR(info.st_mode):
+            os.mkdir(made, 0o700, dir_fd=target)
+            return info.st_mode
+        elif stat.S_ISREG(info.st_mode):
+            _copy_file(source, target, name, made)
+        else:
+            skipped.append(f"{shown} (not a regular file, folder or symlink)")
+    except OSError as exc:  # unreadable entries are the candidate's problem, not the judge's
+        skipped.append(f"{shown} (unreadable: {exc.strerror or exc})")
+    return None
+
+
+def _copy_file(source: int, target: int, name: str, made: str) -> None:
+    """Copy the regular file ``name`` to ``made`` as :func:`shutil.copy2` does (content,
+    mode, times).
+
+    Raises:
+        OSError: When it cannot be read or written, or is no longer a regular file (opened
+            without blocking, so a FIFO swapped in never hangs the copy).
+    """
+    reader = os.open(
+        name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=source
+    )
+    try:
+        info = os.fstat(reader)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        writer = os.open(made, flags, 0o600, dir_fd=target)
         try:
-            shutil.copymode(source, target)
-            target.chmod(target.stat().st_mode | 0o700)
-        except OSError as exc:
-            skipped.append(f"{target.relative_to(root)} (unreadable: {exc.strerror or exc})")
+            with (
+                open(reader, "rb", closefd=False) as stream,
+                open(writer, "wb", closefd=False) as out,
+            ):
+                shutil.copyfileobj(stream, out, 1 << 20)
+            os.fchmod(writer, stat.S_IMODE(info.st_mode))
+            os.utime(writer, ns=(info.st_atime_ns, info.st_mtime_ns))
+        finally:
+            os.close(writer)
+    finally:
+        os.close(reader)
 
 
 # ---------------------------------------------------------------------------------------------
