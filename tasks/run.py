@@ -1694,6 +1694,8 @@ class CompactionRecord:
         started: Seconds since the run started (requested compactions).
         seconds: Duration of the compact action (requested compactions).
         detail: Why it failed, or what the adapter said.
+        tokens_before: Context tokens before it, when the adapter reported them.
+        tokens_after: Context tokens after it, when the adapter reported them.
     """
 
     number: int
@@ -1703,6 +1705,8 @@ class CompactionRecord:
     started: float | None
     seconds: float | None
     detail: str
+    tokens_before: int | None = None
+    tokens_after: int | None = None
 
 
 @dataclass(frozen=True)
@@ -1970,11 +1974,13 @@ class Lifecycle:
         reported = [r.event for r in result.events if r.event["type"] == "compaction"]
         status, detail = _compaction_status(result, reported)
         number = len(self.state.compactions) + 1
+        tokens = _compaction_tokens(reported[-1] if reported else {})
         self.state.compactions.append(
             CompactionRecord(
-                number, after, "requested", status, result.started, result.seconds, detail
+                number, after, "requested", status, result.started, result.seconds, detail,
+                *tokens,
             )
-        )
+        )  # fmt: skip
         self.note("compaction_" + status, after, detail=detail)
         return self.finished(result)
 
@@ -2042,8 +2048,9 @@ class Lifecycle:
         """Record a compaction the agent performed on its own during a stage."""
         number = len(self.state.compactions) + 1
         detail = str(event.get("detail", ""))
+        tokens = _compaction_tokens(event)
         self.state.compactions.append(
-            CompactionRecord(number, stage, "natural", event["status"], None, None, detail)
+            CompactionRecord(number, stage, "natural", event["status"], None, None, detail, *tokens)
         )
 
     def stop_agent(self) -> None:
@@ -2156,6 +2163,16 @@ def _compaction_status(result: ActionResult, reported: list[dict[str, Any]]) -> 
         return "failed", "the adapter reported no compaction event"
     last = reported[-1]
     return last["status"], str(last.get("detail", ""))
+
+
+def _compaction_tokens(event: Mapping[str, Any]) -> tuple[int | None, int | None]:
+    """``tokens_before`` and ``tokens_after`` of a compaction event (validated integers), or
+    ``None`` for each one the adapter did not report."""
+    before, after = event.get("tokens_before"), event.get("tokens_after")
+    return (
+        before if _is_int(before) else None,
+        after if _is_int(after) else None,
+    )
 
 
 def describe(exc: BaseException) -> str:
@@ -2444,7 +2461,14 @@ def compaction_json(compaction: CompactionRecord) -> dict[str, Any]:
         "status": compaction.status,
         "seconds": _rounded(compaction.seconds),
         "detail": compaction.detail,
+        **_reported_tokens(compaction),
     }
+
+
+def _reported_tokens(compaction: CompactionRecord) -> dict[str, int]:
+    """The token counts a compaction record carries: only those the adapter reported."""
+    counts = {"tokens_before": compaction.tokens_before, "tokens_after": compaction.tokens_after}
+    return {key: value for key, value in counts.items() if value is not None}
 
 
 def diagnostic_json(entry: DiagnosticEntry) -> dict[str, Any]:

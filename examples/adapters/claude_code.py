@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """benchsmith adapter for Claude Code (the ``claude`` CLI in headless mode).
 
-UNTESTED AGAINST THE REAL CLI: benchsmith's test suite runs this wrapper only against a
-fake ``claude`` that prints canned stream-json lines (tests/run/test_example_adapters.py);
-it has never been run with credentials. It assumes Claude Code 1.x/2.x headless mode:
+NEVER RUN WITH CREDENTIALS: benchsmith's tests drive this wrapper with a fake ``claude`` and
+replay its mapper on genuine public stream-json recordings of Claude Code 2.1.15 to 2.1.278
+(tests/run/test_example_adapters.py, tests/run/test_adapter_streams.py; the recordings and
+their sources are in tests/run/streams/). It assumes Claude Code 2.x headless mode:
 
     claude -p --output-format stream-json --verbose --permission-mode bypassPermissions
            [--resume SESSION_ID] [--model MODEL]      (the prompt on standard input)
 
-whose stream has ``system``/``init`` (session_id), ``assistant`` (message.id, content
-blocks, message.usage), ``user`` (tool_result blocks), ``system``/``compact_boundary`` and a
-final ``result`` (total_cost_usd, is_error) line. Check these against your version
-before trusting the numbers.
+whose stream has ``system``/``init`` (session_id, model, claude_code_version), ``assistant``
+(message.id, model, content blocks, message.usage; parent_tool_use_id in subagents),
+``user`` (tool_result blocks), ``system``/``status`` (compact_result), ``system``/
+``compact_boundary`` (compact_metadata) and a final ``result`` (usage, modelUsage,
+total_cost_usd, is_error, num_turns) line. Check these against your version before
+trusting the numbers.
 
 Use:
 
@@ -23,14 +26,22 @@ Mapping to the benchsmith protocol (README, "Agent adapters"):
 * ``message``: first action starts a session, later ones ``--resume`` it (the session id is
   kept in $BENCHSMITH_STATE_DIR/claude_session);
 * ``compact``: sends ``/compact`` to the session; a ``compact_boundary`` line means
-  ``completed``, anything else ``failed``;
-* each assistant message -> one ``assistant`` event (its text, with its output tokens) and
-  one ``usage`` event (kind ``main``, or ``compaction`` during a compact action; Anthropic
-  reports input without cache reads and writes, so ``uncached_input_tokens`` =
-  ``input_tokens`` and the cache ratio is derivable);
+  ``completed`` (with ``tokens_before`` / ``tokens_after`` from ``compact_metadata``'s
+  ``pre_tokens`` / ``post_tokens``; ``post_tokens`` counts the conversation only, not the
+  system prompt and tools), anything else ``failed``; a boundary during a ``message`` action
+  is a compaction Claude Code made on its own, reported the same way;
+* ``settings``: the model as ``system/init`` names it (``requested_model`` is ``--model``);
+* each assistant message -> one ``assistant`` event (its text; ``tokens`` only for the final
+  answer, from ``result.usage.iterations``: a message's own ``output_tokens`` is a
+  placeholder, kept as ``stream_output_tokens``);
+* ``result`` -> one ``usage`` event per model of ``modelUsage`` (tokens and ``costUSD``; kind
+  ``main``, ``subagent`` or ``auxiliary``, or ``compaction`` during a compact action; calls =
+  that model's messages in the stream; Anthropic reports input without cache reads and
+  writes, so ``uncached_input_tokens`` = ``input_tokens`` and the cache ratio is derivable),
+  or one from ``result.usage`` and ``total_cost_usd`` without ``modelUsage``;
+  ``usage_source`` says which; an ``is_error`` result -> ``error`` (its ``errors``, else
+  ``terminal_reason`` and ``api_error_status``);
 * each tool result -> ``tool_call`` with the result's UTF-8 size;
-* ``result.total_cost_usd`` -> one billing line (``calls`` 0, cost only). Auxiliary model
-  calls are not exposed per call by the CLI and are not reported.
 * exit 0 -> ``idle``; the CLI's own nonzero exit is passed through (the run records a crash).
 * raw transcript: each action's stream-json lines go to
   $BENCHSMITH_TRANSCRIPT_DIR/NN-ACTION-sSTAGE.claude.jsonl, and the session's own log
@@ -104,70 +115,145 @@ class Transcript:
 
 
 class Mapper:
-    """Turns stream-json lines into protocol events."""
+    """Turns stream-json lines into protocol events.
 
-    def __init__(self, events: Events, state: Path, kind: str = "main") -> None:
+    Totals come from the ``result`` line, the only authoritative ones: stream-json reports
+    each assistant message as it starts, so a message's ``usage.output_tokens`` is a
+    placeholder (often 1 to 10; the real count is in ``result``). ``result.modelUsage`` gives
+    one ``usage`` event per model (``usage_source`` says which field was used); without it,
+    ``result.usage`` gives one for the main model; with no ``result`` at all (the CLI died),
+    the messages' own usage is summed and the event says so.
+    """
+
+    def __init__(
+        self, events: Events, state: Path, kind: str = "main",
+        settings: dict[str, Any] | None = None,
+    ) -> None:  # fmt: skip
         self.events, self.state, self.kind = events, state, kind
+        self.settings = settings  # emitted once the stream names the model (message actions)
         self.tools: dict[str, str] = {}
         self.message: dict[str, Any] | None = None
+        self.seen: dict[str, dict[str, Any]] = {}  # message id -> model, parent, usage
+        self.main_model = ""
         self.compacted = False
+        self.compaction: dict[str, Any] = {}  # tokens of the last compact_boundary
+        self.compact_error = ""
         self.failed = ""
+        self.finished = False
+        self.num_turns: int | None = None
 
     def line(self, raw: str) -> None:
         try:
             data = json.loads(raw)
         except ValueError:
             return
+        if not isinstance(data, dict):
+            return
         kind, subtype = data.get("type"), data.get("subtype")
-        if kind == "system" and subtype == "init" and data.get("session_id"):
-            (self.state / "claude_session").write_text(data["session_id"], encoding="utf-8")
+        if kind == "system" and subtype == "init":
+            self.init(data)
         elif kind == "system" and subtype == "compact_boundary":
-            self.compacted = True
-            meta = data.get("compact_metadata") or {}
-            before = meta.get("pre_tokens", meta.get("preTokens"))
-            if meta.get("trigger") == "auto":  # a compaction Claude Code made on its own
-                fields = {"tokens_before": before} if isinstance(before, int) else {}
-                self.events.emit("compaction", status="completed", detail="auto", **fields)
+            self.boundary(data)
+        elif kind == "system" and subtype == "status" and data.get("compact_result") == "failed":
+            self.compact_error = str(data.get("compact_error") or "compact_result: failed")
+            if self.kind != "compaction":  # a compaction Claude Code tried on its own
+                self.events.emit("compaction", status="failed", detail=self.compact_error)
         elif kind == "assistant":
-            self.assistant(data.get("message") or {})
+            self.assistant(data.get("message") or {}, data.get("parent_tool_use_id"))
         elif kind == "user":
             self.flush()
             self.tool_results(data.get("message") or {})
         elif kind == "result":
-            self.flush()
+            self.flush(data)
             self.result(data)
 
-    def assistant(self, message: dict[str, Any]) -> None:
+    def init(self, data: dict[str, Any]) -> None:
+        if data.get("session_id"):
+            (self.state / "claude_session").write_text(data["session_id"], encoding="utf-8")
+        if isinstance(data.get("model"), str) and data["model"]:
+            self.main_model = data["model"]
+        self.emit_settings(data.get("claude_code_version"))
+
+    def emit_settings(self, version: Any = None) -> None:
+        """The settings event, once: the model as the stream names it (``system/init``), the
+        one asked for (``--model``) beside it."""
+        if self.settings is None:
+            return
+        settings, self.settings = dict(self.settings), None
+        fallback = settings.pop("fallback_model", None)  # --model, or claude-code-default
+        model = self.main_model or fallback
+        extra = {"cli_version": version} if isinstance(version, str) else {}
+        self.events.emit("settings", model=model, **settings, **extra)
+
+    def boundary(self, data: dict[str, Any]) -> None:
+        """``compact_boundary``: ``compact_metadata`` (stdout) or ``compactMetadata`` (the
+        session log) holds ``trigger``, ``pre_tokens`` and ``post_tokens``."""
+        self.compacted = True
+        meta = data.get("compact_metadata") or data.get("compactMetadata") or {}
+        meta = meta if isinstance(meta, dict) else {}
+        before = meta.get("pre_tokens", meta.get("preTokens"))
+        after = meta.get("post_tokens", meta.get("postTokens"))
+        fields: dict[str, Any] = {}
+        if isinstance(before, int) and before >= 0:
+            fields["tokens_before"] = before
+        if isinstance(after, int) and after >= 0:
+            # post_tokens counts the summarized conversation only, not the system prompt
+            # and tool definitions sent with it (anthropics/claude-code#87602)
+            fields["tokens_after"] = after
+        raw = {k: v for k, v in meta.items() if isinstance(v, str | int | float | bool)}
+        self.compaction = {
+            **fields, "compact_metadata": raw,
+            "tokens_source": "compact_metadata.pre_tokens / post_tokens (post: conversation only)",
+        }  # fmt: skip
+        if self.kind != "compaction":  # a compaction Claude Code made on its own
+            trigger = str(meta.get("trigger") or "auto")
+            self.events.emit("compaction", status="completed", detail=trigger, **self.compaction)
+
+    def assistant(self, message: dict[str, Any], parent: Any) -> None:
         if self.message is not None and self.message.get("id") != message.get("id"):
             self.flush()
         if self.message is None:
             self.message = {"id": message.get("id"), "text": [], "usage": {}, "model": ""}
         self.message["model"] = message.get("model") or self.message["model"]
         self.message["usage"] = message.get("usage") or self.message["usage"]
+        self.message["parent"] = parent
         for block in message.get("content") or []:
+            if not isinstance(block, dict):
+                continue
             if block.get("type") == "text":
                 self.message["text"].append(block.get("text", ""))
             elif block.get("type") == "tool_use":
                 self.tools[block.get("id", "")] = block.get("name") or "tool"
 
-    def flush(self) -> None:
-        """Emit the finished assistant message: its text and its usage."""
+    def flush(self, result: dict[str, Any] | None = None) -> None:
+        """Emit the finished assistant message's text. Its ``tokens`` are the stream's
+        placeholder unless ``result.usage.iterations`` (the last call's real usage) matches
+        this message's input, which it does for the final answer."""
         message, self.message = self.message, None
         if message is None:
             return
-        usage = message["usage"]
-        output = int(usage.get("output_tokens", 0))
-        if message["text"]:
-            self.events.emit("assistant", text="".join(message["text"]), tokens=output)
-        if usage:
-            fresh = int(usage.get("input_tokens", 0))
-            read = int(usage.get("cache_read_input_tokens", 0))
-            write = int(usage.get("cache_creation_input_tokens", 0))
-            self.events.emit(
-                "usage", model=message["model"] or "claude", kind=self.kind, input_tokens=fresh,
-                uncached_input_tokens=fresh, output_tokens=output, cache_read_tokens=read,
-                cache_write_tokens=write, context_tokens=fresh + read + write,
-            )  # fmt: skip
+        usage = message["usage"] if isinstance(message["usage"], dict) else {}
+        model = message["model"]
+        if message["id"] and model and model != "<synthetic>":
+            self.seen[str(message["id"])] = {
+                "model": model, "parent": message.get("parent"), "usage": usage,
+            }  # fmt: skip
+            if not message.get("parent") and not self.main_model:
+                self.main_model = model
+        if not message["text"]:
+            return
+        placeholder = _int(usage.get("output_tokens"))
+        fields: dict[str, Any] = {"stream_output_tokens": placeholder}
+        last = _last_iteration(result)
+        if last is not None and all(
+            _int(last.get(key)) == _int(usage.get(key))
+            for key in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+        ):
+            fields.update(tokens=_int(last.get("output_tokens")),
+                          tokens_source="result.usage.iterations[-1].output_tokens")  # fmt: skip
+        if model == "<synthetic>":
+            fields["synthetic"] = True  # Claude Code's own text (an API error), no model call
+        self.events.emit("assistant", text="".join(message["text"]), **fields)
 
     def tool_results(self, message: dict[str, Any]) -> None:
         content = message.get("content")
@@ -181,15 +267,128 @@ class Mapper:
                 )
 
     def result(self, data: dict[str, Any]) -> None:
+        self.finished = True
+        turns = data.get("num_turns")
+        self.num_turns = turns if isinstance(turns, int) and not isinstance(turns, bool) else None
+        by_model = data.get("modelUsage")
+        usage = data.get("usage")
         cost = data.get("total_cost_usd")
-        if isinstance(cost, int | float):
+        if isinstance(by_model, dict) and by_model:
+            for model, counts in by_model.items():
+                if isinstance(counts, dict):
+                    self.model_usage(str(model), counts)
+        elif isinstance(usage, dict) and usage:
+            self.usage(self.main_model or "claude", {
+                "input_tokens": usage.get("input_tokens"),
+                "output_tokens": usage.get("output_tokens"),
+                "cache_read_tokens": usage.get("cache_read_input_tokens"),
+                "cache_write_tokens": usage.get("cache_creation_input_tokens"),
+                "cost_usd": cost,
+            }, "result.usage")  # fmt: skip
+        elif isinstance(cost, int | float) and not isinstance(cost, bool):
             self.events.emit(
-                "usage", model="claude-code", kind="billing", calls=0, input_tokens=0,
-                uncached_input_tokens=0, output_tokens=0, cost_usd=float(cost),
+                "usage", model=self.main_model or "claude", kind="billing", calls=0,
+                input_tokens=0, output_tokens=0, cost_usd=float(cost),
+                usage_source="result.total_cost_usd",
             )  # fmt: skip
         if data.get("is_error"):
-            self.failed = str(data.get("subtype") or "error")
-            self.events.emit("error", message=f"claude result: {self.failed}")
+            self.failed = _result_error(data)
+            self.events.emit("error", message=f"claude result: {self.failed}",
+                             subtype=str(data.get("subtype") or ""))  # fmt: skip
+
+    def model_usage(self, model: str, counts: dict[str, Any]) -> None:
+        self.usage(model, {
+            "input_tokens": counts.get("inputTokens"),
+            "output_tokens": counts.get("outputTokens"),
+            "cache_read_tokens": counts.get("cacheReadInputTokens"),
+            "cache_write_tokens": counts.get("cacheCreationInputTokens"),
+            "cost_usd": counts.get("costUSD"),
+        }, "result.modelUsage")  # fmt: skip
+
+    def usage(self, model: str, counts: dict[str, Any], source: str) -> None:
+        """One ``usage`` event: a model's totals, its calls (messages the stream showed of it)
+        and its peak context; Anthropic's input excludes cache reads and writes, so
+        ``uncached_input_tokens`` = ``input_tokens``."""
+        mine = [m for m in self.seen.values() if m["model"] == model]
+        fresh = _int(counts["input_tokens"])
+        fields: dict[str, Any] = {
+            "input_tokens": fresh, "uncached_input_tokens": fresh,
+            "output_tokens": _int(counts["output_tokens"]),
+            "cache_read_tokens": _int(counts["cache_read_tokens"]),
+            "cache_write_tokens": _int(counts["cache_write_tokens"]),
+        }  # fmt: skip
+        cost = counts["cost_usd"]
+        if isinstance(cost, int | float) and not isinstance(cost, bool) and cost >= 0:
+            fields["cost_usd"] = float(cost)
+        contexts = [_context(m["usage"]) for m in mine]
+        if any(contexts):
+            fields["context_tokens"] = max(contexts)
+        kind = self.role(model, mine)
+        if kind != "subagent" and kind != "auxiliary" and self.num_turns is not None:
+            fields["num_turns"] = self.num_turns  # the result's own count, kept raw
+        self.events.emit(
+            "usage", model=model, kind=kind, calls=max(len(mine), 1),
+            **fields, usage_source=source, calls_source="assistant messages in the stream",
+            stream_output_tokens=sum(_int(m["usage"].get("output_tokens")) for m in mine),
+        )  # fmt: skip
+
+    def role(self, model: str, mine: list[dict[str, Any]]) -> str:
+        """``main`` for the session's model, ``subagent`` for a model only Task subagents
+        used, ``auxiliary`` for one the stream never showed (Claude Code's own small calls);
+        everything is ``compaction`` during a compact action."""
+        if self.kind != "main":
+            return self.kind
+        if model == self.main_model or any(not m.get("parent") for m in mine):
+            return "main"
+        return "subagent" if mine else "auxiliary"
+
+    def finish(self) -> None:
+        """After the stream: the settings if never sent, and usage from the messages when the
+        CLI died before its ``result`` line."""
+        self.flush()
+        self.emit_settings()
+        if self.finished:
+            return
+        for model in dict.fromkeys(m["model"] for m in self.seen.values()):
+            mine = [m["usage"] for m in self.seen.values() if m["model"] == model]
+            self.usage(model, {
+                "input_tokens": sum(_int(u.get("input_tokens")) for u in mine),
+                "output_tokens": sum(_int(u.get("output_tokens")) for u in mine),
+                "cache_read_tokens": sum(_int(u.get("cache_read_input_tokens")) for u in mine),
+                "cache_write_tokens": sum(
+                    _int(u.get("cache_creation_input_tokens")) for u in mine),
+                "cost_usd": None,
+            }, "assistant messages (no result line; output tokens are placeholders)")  # fmt: skip
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _context(usage: dict[str, Any]) -> int:
+    """Provider-bound tokens of one call: its input, cache reads and cache writes."""
+    keys = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+    return sum(_int(usage.get(key)) for key in keys)
+
+
+def _last_iteration(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    usage = (result or {}).get("usage")
+    steps = usage.get("iterations") if isinstance(usage, dict) else None
+    last = steps[-1] if isinstance(steps, list) and steps else None
+    return last if isinstance(last, dict) else None
+
+
+def _result_error(data: dict[str, Any]) -> str:
+    """Why a ``result`` with ``is_error`` failed: its ``errors``, else ``terminal_reason`` and
+    ``api_error_status`` (an API error reports ``subtype`` ``success``), else ``subtype``."""
+    errors = data.get("errors")
+    if isinstance(errors, list) and errors:
+        return "; ".join(str(e) for e in errors)
+    reason = data.get("terminal_reason")
+    if reason:
+        status = data.get("api_error_status")
+        return f"{reason} ({status})" if status else str(reason)
+    return str(data.get("subtype") or "error")
 
 
 def command(args: argparse.Namespace, state: Path) -> list[str]:
@@ -230,17 +429,19 @@ def main() -> int:
         events.emit("idle")
         return 0
     prompt = "/compact"
+    settings = None
     if action == "message":
         prompt = Path(os.environ["BENCHSMITH_MESSAGE_FILE"]).read_text(encoding="utf-8")
         thinking = os.environ.get("MAX_THINKING_TOKENS")  # what Claude Code reads for thinking
-        events.emit(
-            "settings", provider="anthropic", model=args.model or "claude-code-default",
-            reasoning={"max_thinking_tokens": thinking} if thinking else "default",
-        )  # fmt: skip
+        settings = {
+            "provider": "anthropic", "fallback_model": args.model or "claude-code-default",
+            "requested_model": args.model,
+            "reasoning": {"max_thinking_tokens": thinking} if thinking else "default",
+        }  # fmt: skip
     env = {k: v for k, v in os.environ.items() if not k.startswith("BENCHSMITH_")}
     if args.fresh_home:
         env["CLAUDE_CONFIG_DIR"] = str(state / "claude-home")
-    mapper = Mapper(events, state, "main" if action == "message" else "compaction")
+    mapper = Mapper(events, state, "main" if action == "message" else "compaction", settings)
     transcript = Transcript("claude", action)
     process = subprocess.Popen(
         command(args, state), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -253,11 +454,13 @@ def main() -> int:
         transcript.write(raw)
         mapper.line(raw)
     code = process.wait()
-    mapper.flush()
+    mapper.finish()
     transcript.close(session_logs(env, state))
     if action == "compact":
         status = "completed" if mapper.compacted and code == 0 else "failed"
-        events.emit("compaction", status=status)
+        detail = mapper.compact_error if status == "failed" else ""
+        events.emit("compaction", status=status, **({"detail": detail} if detail else {}),
+                    **(mapper.compaction if status == "completed" else {}))  # fmt: skip
     if code != 0:
         events.emit("error", message=f"claude exited with status {code}")
         return code

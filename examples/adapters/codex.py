@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """benchsmith adapter for OpenAI Codex CLI (``codex exec --json``).
 
-UNTESTED AGAINST THE REAL CLI: benchsmith's test suite runs this wrapper only against a
-fake ``codex`` that prints canned JSONL lines (tests/run/test_example_adapters.py); it has
-never been run with credentials. It assumes the ``codex exec --json`` event stream of
-codex-cli 0.4x/0.5x:
+NEVER RUN WITH CREDENTIALS: benchsmith's tests drive this wrapper with a fake ``codex`` and
+replay its mapper on genuine public ``codex exec --json`` recordings
+(tests/run/test_example_adapters.py, tests/run/test_adapter_streams.py). It assumes the
+``codex exec --json`` event stream of codex-cli 0.4x to 0.155:
 
     codex exec --json --skip-git-repo-check --full-auto [--model MODEL] PROMPT
     codex exec --json --skip-git-repo-check --full-auto [--model MODEL] resume THREAD PROMPT
 
-with ``thread.started`` (thread_id), ``item.completed`` (agent_message, command_execution,
-file_change, mcp_tool_call, web_search items), ``turn.completed`` (usage: input_tokens,
-cached_input_tokens, output_tokens), ``turn.failed`` and ``error`` lines. Check these
-against your version before trusting the numbers.
+with ``thread.started`` (thread_id, printed again on resume), ``item.started`` /
+``item.completed`` (agent_message, reasoning, command_execution, file_change, mcp_tool_call,
+web_search items; ``error`` items are warnings), ``turn.completed`` (usage: input_tokens,
+cached_input_tokens, output_tokens; newer CLIs add cache_write_input_tokens and
+reasoning_output_tokens), ``turn.failed`` and ``error`` lines. The mapper is replayed on
+genuine recorded streams in the tests (tests/run/streams/, with SOURCES.md); check your
+version against them before trusting the numbers.
 
 Use:
 
@@ -29,8 +32,10 @@ Mapping to the benchsmith protocol (README, "Agent adapters"):
   with the UTF-8 size of its aggregated output; other tool items likewise;
 * ``turn.completed`` -> one ``usage`` event. OpenAI's ``input_tokens`` already include the
   cached tokens, so no ``uncached_input_tokens`` is reported and the report derives no cache
-  ratio (spec section 7). Usage comes per turn, not per model call: ``main_calls`` counts
-  turns. No cost is reported by the CLI.
+  ratio (spec section 7); ``cache_write_input_tokens`` -> ``cache_write_tokens`` and
+  ``reasoning_output_tokens`` -> ``reasoning_tokens`` (part of ``output_tokens``) when the CLI
+  reports them. ``calls`` counts the turn's model calls (steps), inferred from its items (the
+  stream marks none; see ``Mapper``). No cost and no model name are reported by the CLI.
 * exit 0 -> ``idle``; the CLI's own nonzero exit is passed through (the run records a crash).
 * raw transcript: each action's JSONL lines go to
   $BENCHSMITH_TRANSCRIPT_DIR/NN-message-sSTAGE.codex.jsonl, and the thread's own log
@@ -109,22 +114,55 @@ class Transcript:
                 (self.folder / "sessions" / log.name).write_bytes(log.read_bytes())
 
 
+MODEL_ITEMS = {"agent_message", "reasoning", "todo_list", "collab_tool_call", *TOOL_ITEMS}
+"""Items the model produced (``error`` items are the CLI's own warnings)."""
+
+USAGE_FIELDS = (
+    "input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens",
+    "reasoning_output_tokens",
+)  # fmt: skip
+"""``turn.completed.usage``: the first, second and fourth since 0.4x; the third and fifth in
+newer CLIs (openai/codex#19308)."""
+
+
 class Mapper:
-    """Turns codex JSONL lines into protocol events."""
+    """Turns codex JSONL lines into protocol events.
+
+    ``codex exec --json`` marks no model call: a turn's calls (steps) are counted from its
+    items, one for the first and one more each time the model speaks again after a tool
+    result (parallel tool calls in one response would count once each). Usage is read as
+    reported, per action: ``turn.completed.usage`` sums the calls this ``codex exec`` process
+    made, on a resumed thread too. (codex-cli 0.155.1, tests/run/streams/codex-resume.jsonl:
+    66886 input tokens where the rollout's thread total was already 64126 before the answer
+    call, whose prompt alone is some 32000: so not the thread's total. An inference, which is
+    why the event keeps ``raw_usage``.)
+    """
 
     def __init__(self, events: Events, state: Path, model: str) -> None:
         self.events, self.state, self.model = events, state, model
+        self.thread = ""
+        self.steps = 0
+        self.after_tool = False
+        self.items: set[str] = set()
 
     def line(self, raw: str) -> None:
         try:
             data = json.loads(raw)
         except ValueError:
             return
+        if not isinstance(data, dict):
+            return
         kind = data.get("type")
         if kind == "thread.started" and data.get("thread_id"):
-            (self.state / "codex_thread").write_text(data["thread_id"], encoding="utf-8")
-        elif kind == "item.completed":
-            self.item(data.get("item") or {})
+            self.thread = str(data["thread_id"])
+            (self.state / "codex_thread").write_text(self.thread, encoding="utf-8")
+        elif kind == "turn.started":
+            self.steps, self.after_tool, self.items = 0, False, set()
+        elif kind in ("item.started", "item.updated", "item.completed"):
+            item = data.get("item") or {}
+            self.step(item, done=kind == "item.completed")
+            if kind == "item.completed":
+                self.item(item)
         elif kind == "turn.completed":
             self.usage(data.get("usage") or {})
         elif kind == "turn.failed":
@@ -132,6 +170,20 @@ class Mapper:
             self.events.emit("error", message=str(message))
         elif kind == "error":
             self.events.emit("error", message=str(data.get("message", "error")))
+
+    def step(self, item: dict[str, Any], done: bool) -> None:
+        """Count model calls: a new item after a finished tool call starts one."""
+        kind = item.get("type") or item.get("item_type")
+        if kind not in MODEL_ITEMS:
+            return
+        key = str(item.get("id", len(self.items)))
+        if key not in self.items:
+            self.items.add(key)
+            if self.steps == 0 or self.after_tool:
+                self.steps += 1
+            self.after_tool = False
+        if done and kind in TOOL_ITEMS:
+            self.after_tool = True
 
     def item(self, item: dict[str, Any]) -> None:
         kind = item.get("type") or item.get("item_type")
@@ -147,11 +199,28 @@ class Mapper:
             )
 
     def usage(self, usage: dict[str, Any]) -> None:
+        """One ``usage`` event per turn: ``input_tokens`` includes the cached tokens (no
+        ``uncached_input_tokens``, no cache ratio), ``output_tokens`` includes the reasoning
+        tokens (kept apart as ``reasoning_tokens``)."""
+        counts = {key: _int(usage.get(key)) for key in USAGE_FIELDS if key in usage}
+        fields: dict[str, Any] = {
+            "input_tokens": counts.get("input_tokens", 0),
+            "output_tokens": counts.get("output_tokens", 0),
+            "cache_read_tokens": counts.get("cached_input_tokens", 0),
+        }
+        if "cache_write_input_tokens" in counts:
+            fields["cache_write_tokens"] = counts["cache_write_input_tokens"]
+        if "reasoning_output_tokens" in counts:
+            fields["reasoning_tokens"] = counts["reasoning_output_tokens"]
         self.events.emit(
-            "usage", model=self.model, kind="main", input_tokens=int(usage.get("input_tokens", 0)),
-            output_tokens=int(usage.get("output_tokens", 0)),
-            cache_read_tokens=int(usage.get("cached_input_tokens", 0)),
+            "usage", model=self.model, kind="main", calls=max(self.steps, 1), **fields,
+            usage_source="turn.completed.usage", raw_usage=counts,
+            calls_source="items: 1 + each model item after a finished tool call",
         )  # fmt: skip
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def command(args: argparse.Namespace, state: Path, prompt: str) -> list[str]:

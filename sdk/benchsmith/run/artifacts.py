@@ -116,6 +116,14 @@ def _compaction(compaction: CompactionRecord) -> dict[str, Any]:
         "status": compaction.status,
         "seconds": None if compaction.seconds is None else round(compaction.seconds, 6),
         "detail": compaction.detail,
+        **{  # issue 27: the token counts the adapter reported, and only those
+            key: value
+            for key, value in (
+                ("tokens_before", compaction.tokens_before),
+                ("tokens_after", compaction.tokens_after),
+            )
+            if value is not None
+        },
     }
 
 
