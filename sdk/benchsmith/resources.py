@@ -43,3 +43,19 @@ def schema(name: str) -> dict[str, Any]:
     path = data_dir("schemas") / f"{name}.schema.json"
     loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return loaded
+
+
+def schema_validator(name: str) -> Any:
+    """A 2020-12 validator of ``schemas/<name>.schema.json`` that resolves references into
+    the other schemas (``lean-run-record`` refers to ``run-record``'s definitions)."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    documents = [
+        json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(data_dir("schemas").glob("*.schema.json"))
+    ]
+    registry: Registry[Any] = Registry().with_resources(
+        (d["$id"], Resource.from_contents(d)) for d in documents if "$id" in d
+    )
+    return Draft202012Validator(schema(name), registry=registry)

@@ -208,6 +208,9 @@ def test_the_lean_runner_records_stage_verdicts_and_retention(tmp_path: Path) ->
     assert "retained" in done.stdout.splitlines()[0]
     (path,) = (tmp_path / "runs").glob("*/run.json")
     data = json.loads(path.read_text(encoding="utf-8"))
+    validator = resources.schema_validator("lean-run-record")
+    assert not [e.message for e in validator.iter_errors(data)]  # the record has a schema
+    assert list(validator.iter_errors({**data, "figures": {}}))  # which can fail
     assert data["stage_judging"] == "on"
     assert [s["verdict"]["status"] for s in data["stage_verdicts"]] == ["pass", "pass"]
     assert [r["retained"] for r in data["retention"]] == [True]
