@@ -178,3 +178,20 @@ def test_new_rejects_a_bad_slug_and_writes_nothing(cli: Callable[..., Any], tmp_
     assert result.exit_code == 2
     assert "slug" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_lint_names_a_task_by_id_or_slug_as_build_does(
+    cli: Callable[..., Any], make_task: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    task = make_task(dirname="07-tiny-task")
+    tasks = task.parent.parent / "tasks"
+    task.parent.rename(tasks)  # the default corpus, tasks/, under the working directory
+    monkeypatch.chdir(tasks.parent)
+    assert cli("build", "07").exit_code == 0
+    by_path = cli("lint", "tasks/07-tiny-task", "--format", "json")
+    for name in ("07", "7", "tiny-task"):
+        by_name = cli("lint", name, "--format", "json")
+        assert by_name.exit_code == by_path.exit_code, by_name.output
+        assert json.loads(by_name.output) == json.loads(by_path.output)
+    missing = cli("lint", "99")
+    assert missing.exit_code == 2 and "99: no such task folder or corpus root" in missing.output

@@ -141,7 +141,8 @@ def lint(
     """Run every lint rule over task folders and corpus roots.
 
     Args:
-        paths: Task folders, task.toml files or corpus roots.
+        paths: Task folders, task.toml files or corpus roots; an argument that is no path
+            may name a task of ``tasks/`` by id or slug, as ``build`` and ``check`` accept.
         select: Only report codes starting with one of these prefixes (all when empty).
 
     Returns:
@@ -153,7 +154,20 @@ def lint(
     """
     from benchsmith.lint import lint_paths
 
-    return lint_paths(_paths(paths), select=frozenset(select))
+    return lint_paths([_lint_target(p) for p in _paths(paths)], select=frozenset(select))
+
+
+def _lint_target(path: Path) -> Path:
+    """``path`` itself, or the task of the default corpus it names (id or slug)."""
+    from benchsmith.corpus import resolve_task
+    from benchsmith.errors import TaskNotFoundError
+
+    if path.exists() or len(path.parts) != 1:
+        return path
+    try:
+        return resolve_task(str(path), Path(DEFAULT_CORPUS))
+    except TaskNotFoundError:
+        return path  # lint names what is missing
 
 
 def check(

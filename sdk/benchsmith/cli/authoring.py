@@ -75,7 +75,10 @@ def build(
 
 def lint(
     paths: Annotated[
-        list[Path] | None, typer.Argument(help="Task folders or corpus roots (default: tasks).")
+        list[Path] | None,
+        typer.Argument(
+            help="Task folders (or ids and slugs of tasks/) or corpus roots (default: tasks)."
+        ),
     ] = None,
     output_format: Annotated[
         str, typer.Option("--format", help="Output format: text or json.")
