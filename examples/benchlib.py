@@ -4703,7 +4703,11 @@ class Judge:
             if stage is not None:
                 verdict["stage"] = number
             elif (
-                ladder and replay is None and self.stage_count > 1 and verdict["progress_level"] < 3
+                ladder
+                and replay is None
+                and self.stage_count > 1
+                and verdict["progress_level"] < 3
+                and not _stage1_command_failed(trial)
             ):
                 first = self.trial(
                     workspace, Path(tmp) / "stage1", python=python, cache=cache, kit=kit
@@ -5456,6 +5460,22 @@ def ladder_verdict(final: dict[str, Any], trial: _Trial, first: _Trial) -> dict[
         "notes": [LADDER_NOTE, *final["notes"]][:50],
         "checks": checks + [o.to_dict() for o in trial.outcomes if o.fixture == "edge"],
     }
+
+
+def _stage1_command_failed(trial: _Trial) -> bool:
+    """Whether a command of stage 1 ran in the final judging and did not complete (an exit
+    status other than 0, a timeout, not started): a solution that keeps stage 1 keeps its
+    commands working on the final data (every later stage message asks to retain it), so
+    the stage ladder (:func:`ladder_verdict`) does not judge it again at stage 1, where a
+    hanging or crashing candidate would cost its timeouts a second time. When the final
+    commands did not run at all (a later stage's module is missing), nothing is known and
+    the ladder judges stage 1."""
+    run = trial.runs.get("main")
+    results = run.results if run is not None else []
+    return any(
+        declared_at(command, trial.layout.stages, 1) and not result.ok
+        for command, result in zip(trial.commands, results, strict=False)
+    )
 
 
 def _laddered(check: Check, outcome: Outcome | None) -> dict[str, Any]:

@@ -95,6 +95,31 @@ def test_no_ladder_when_stage_1_is_not_complete(example: CopyExample, python: st
     assert benchlib.LADDER_NOTE not in verdict["notes"]
 
 
+def test_no_ladder_when_a_stage_1_command_fails_on_the_final_data(
+    example: CopyExample, python: str
+) -> None:
+    """Stage 1 complete on its own data, but its command crashes once a later stage's
+    input is there: stage 1 is not kept, so no ladder (nor a second judging)."""
+    task = example(STAGED)
+    workspace = _stopped_after(task, 1)
+    stock = workspace / "solution" / "stock.py"
+    stock.write_text(
+        stock.read_text(encoding="utf-8").replace(
+            "    args.output.mkdir(",
+            '    returns = args.inputs / "returns.csv"  # the edge has one return, main more\n'
+            '    if returns.is_file() and len(returns.read_text().splitlines()) > 2:\n'
+            '        raise SystemExit("so many returns are not supported")\n'
+            "    args.output.mkdir(",
+            1,
+        ),
+        encoding="utf-8",
+    )
+    assert _verdict(task, workspace, python, stage=1)["progress_level"] == 5
+    verdict = _verdict(task, workspace, python)
+    assert verdict["progress_level"] == 1
+    assert benchlib.LADDER_NOTE not in verdict["notes"]
+
+
 def test_a_judged_stage_and_an_empty_workspace_are_not_laddered(
     example: CopyExample, python: str, tmp_path: Path
 ) -> None:
