@@ -252,9 +252,12 @@ def fixed(units: int, places: int) -> str:
 
 
 def units(text: str, places: int) -> int:
-    value = Fraction(text) * 10**places
-    assert value.denominator == 1, text
-    return int(value)
+    """Exact decimal text (at most ``places`` decimals) as an integer of 10**-places units."""
+    negative = text.startswith("-")
+    whole, _, part = text.lstrip("+-").partition(".")
+    assert len(part) <= places and (whole + part).isdigit(), text
+    value = int(whole or "0") * 10**places + int(part.ljust(places, "0") or "0")
+    return -value if negative else value
 
 
 def hhmm(text: str) -> int:
@@ -280,6 +283,12 @@ class Plan:
                     r["valid_until"] = correction["valid_from"]
                     break
         self.rates = rates
+        self.entries = {
+            kind: [(hhmm(at), band) for at, band in entries]
+            for kind, entries in spec["schedule"].items()
+        }
+        window = spec["demand"]["window"]
+        self.window = (hhmm(window["start"]), hhmm(window["end"]))
 
     def kind(self, day: dt.date) -> str:
         if day.isoformat() in self.holidays:
@@ -288,8 +297,7 @@ class Plan:
 
     def band(self, local: dt.datetime) -> str:
         minute = local.hour * 60 + local.minute
-        entries = self.spec["schedule"][self.kind(local.date())]
-        return [band for at, band in entries if hhmm(at) <= minute][-1]
+        return [band for at, band in self.entries[self.kind(local.date())] if at <= minute][-1]
 
     def rate(self, band: str, day: dt.date) -> dict:
         text = day.isoformat()
@@ -541,6 +549,7 @@ def adjustments_exact(run: benchlib.Run) -> None:
 
 def explanation_lines(run: benchlib.Run, cid: str) -> list[str]:
     text = run.text(f"output/explanations/{cid}.txt")
+    benchlib.expect("\r" not in text, f"explanations/{cid}.txt: lines must end with \\n only")
     lines = [line.rstrip() for line in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -35,13 +36,15 @@ def money(value: Decimal) -> Decimal:
     return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
+@functools.cache
+def offset_of(text: str) -> timedelta:
+    return datetime.strptime(text, "%z").utcoffset()
+
+
 def local_start(row: dict[str, str]) -> datetime:
     """The interval's local start: its UTC instant plus its own offset (naive)."""
-    instant = datetime.fromisoformat(row["interval_start"].replace("Z", "+00:00"))
-    sign = -1 if row["utc_offset"].startswith("-") else 1
-    hours, minutes = row["utc_offset"][1:].split(":")
-    offset = timedelta(hours=int(hours), minutes=int(minutes))
-    return (instant + sign * offset).replace(tzinfo=None)
+    instant = datetime.fromisoformat(row["interval_start"])
+    return (instant + offset_of(row["utc_offset"])).replace(tzinfo=None)
 
 
 def clock(text: str) -> time:
@@ -108,7 +111,7 @@ def load_tariffs(inputs: Path, corrected: bool) -> dict[str, Tariff]:
 
 
 def bill(customer: dict, tariff: Tariff, readings: list[dict]) -> dict:
-    """One customer's bill: its row of bills.csv, its detail lines and its explanation."""
+    """One customer's bill: its row of bills.csv and its detail lines."""
     lines: dict[tuple[str, str], dict] = {}
     demand = None
     for row in readings:
@@ -188,16 +191,20 @@ def explanation(result: dict, prior: Decimal, period: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(inputs: Path, period: str, corrected: bool) -> list[dict]:
-    tariffs = load_tariffs(inputs, corrected)
-    customers = sorted(read_csv(inputs / "customers.csv"), key=lambda c: c["customer_id"])
+def load_readings(inputs: Path, period: str, customers: list[dict]) -> dict[str, list[dict]]:
+    """Each customer's readings of the period (local month), with their local start."""
     year, month = (int(part) for part in period.split("-"))
     by_customer: dict[str, list[dict]] = {c["customer_id"]: [] for c in customers}
     for row in read_csv(inputs / "readings.csv"):
         row["local"] = local_start(row)
         if (row["local"].year, row["local"].month) == (year, month):
             by_customer[row["customer_id"]].append(row)
-    return [bill(c, tariffs[c["tariff_id"]], by_customer[c["customer_id"]]) for c in customers]
+    return by_customer
+
+
+def run(inputs: Path, customers: list[dict], readings: dict, corrected: bool) -> list[dict]:
+    tariffs = load_tariffs(inputs, corrected)
+    return [bill(c, tariffs[c["tariff_id"]], readings[c["customer_id"]]) for c in customers]
 
 
 def main() -> None:
@@ -206,12 +213,14 @@ def main() -> None:
     parser.add_argument("--period", required=True)
     parser.add_argument("--output", required=True, type=Path)
     args = parser.parse_args()
+    customers = sorted(read_csv(args.inputs / "customers.csv"), key=lambda c: c["customer_id"])
+    readings = load_readings(args.inputs, args.period, customers)
     corrected = (args.inputs / "tariff_correction.json").exists()
-    bills = run(args.inputs, args.period, corrected)
+    bills = run(args.inputs, customers, readings, corrected)
     args.output.mkdir(parents=True, exist_ok=True)
     write_csv(args.output / "bills.csv", BILLS, [b["row"] for b in bills])
     write_csv(args.output / "bill_detail.csv", DETAIL, [d for b in bills for d in b["detail"]])
-    before = run(args.inputs, args.period, False)
+    before = run(args.inputs, customers, readings, False)
     changes = []
     for old, new in zip(before, bills, strict=True):
         if old["row"]["total"] != new["row"]["total"]:
