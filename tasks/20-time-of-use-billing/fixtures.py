@@ -200,7 +200,7 @@ def _edge(ctx: benchlib.SeedContext) -> None:
             })  # fmt: skip
     for row in rows:
         if row["customer_id"] == "C901" and row["interval_start"] == "2025-10-07T09:00:00Z":
-            row.update({"kwh": "-1.850", "kw": "46.20", "status": "correction"})
+            row.update({"kwh": "-0.850", "kw": "46.20", "status": "correction"})
     rows.sort(key=lambda r: (r["interval_start"], r["customer_id"]))
     ctx.write_csv("inputs/customers.csv", CUSTOMER_HEADER, customers)
     ctx.write_csv("inputs/readings.csv", READING_HEADER, rows)

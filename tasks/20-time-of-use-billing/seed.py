@@ -198,7 +198,7 @@ TASK = {
                 "customer_id": "C113",
                 "interval_start": "2025-10-15T07:00:00Z",
                 "utc_offset": "+01:00",
-                "kwh": "6.000",
+                "kwh": "0.975",
                 "kw": "58.25",
                 "status": "actual",
             },
