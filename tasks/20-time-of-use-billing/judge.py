@@ -99,9 +99,9 @@ TASK = {
             "level": 4,
             "where": {"customer_id": "C102"},
             "equals": {
-                "demand_kw": "61.40",
+                "demand_kw": "50.00",
                 "demand_interval_start": "2025-10-28T18:45:00Z",
-                "demand_charge": "742.94",
+                "demand_charge": "605.00",
             },
         },
         {

@@ -82,7 +82,7 @@ TASK = {
                 "interval_start": "2025-10-28T18:45:00Z",
                 "utc_offset": "+01:00",
                 "kwh": "3.600",
-                "kw": "61.40",
+                "kw": "50.00",
                 "status": "actual",
             },
             {
