@@ -6,14 +6,14 @@ columns of customers.csv) and ``reading`` (a row of readings.csv that replaces t
 reading of that customer at that instant).
 
 Main fixture: 13 customers, nine in Europe/Berlin on tariff BIZ-DE (C101..C109) and four in
-Europe/Dublin on BIZ-IE (C111..C114). Every customer's meter sends one row per 15-minute interval, from 2025-09-30T20:00Z
-to 2025-11-01T01:45Z (a few local hours of September and November on both sides of the
-period), except a customer who moved out (readings end with local 2025-10-12) or moved in
-(readings start with local 2025-10-16). Daytime load on working days, a lower base load at
-night, on weekends and on holidays. Non-anchor customers get a few demand spikes outside the
-demand window (nights and weekends) that exceed their daytime maximum; anchor customers'
-seeded demand is capped at 30.00 kW so that their anchor readings decide the maximum. The
-main fixture has no negative kWh (the edge fixture's case).
+Europe/Dublin on BIZ-IE (C111..C114). Every customer's meter sends one row per 15-minute
+interval, from 2025-09-30T20:00Z to 2025-11-01T01:45Z (a few local hours of September and
+November on both sides of the period), except a customer who moved out (readings end with
+local 2025-10-12) or moved in (readings start with local 2025-10-16). Daytime load on
+working days, a lower base load at night, on weekends and on holidays. Non-anchor customers
+get a few demand spikes outside the demand window (nights and weekends) that exceed their
+daytime maximum; anchor customers' seeded demand is capped at 30.00 kW so that their anchor
+readings decide the maximum. The main fixture has no negative kWh (the edge fixture's case).
 
 Edge fixture: two customers with two days and one day of readings; one interval of C901 is
 a meter correction with negative kWh and the largest kW of the demand window.
