@@ -107,7 +107,7 @@ def test_no_ladder_when_a_stage_1_command_fails_on_the_final_data(
         stock.read_text(encoding="utf-8").replace(
             "    args.output.mkdir(",
             '    returns = args.inputs / "returns.csv"  # the edge has one return, main more\n'
-            '    if returns.is_file() and len(returns.read_text().splitlines()) > 2:\n'
+            "    if returns.is_file() and len(returns.read_text().splitlines()) > 2:\n"
             '        raise SystemExit("so many returns are not supported")\n'
             "    args.output.mkdir(",
             1,
