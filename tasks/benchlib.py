@@ -1190,47 +1190,56 @@ def delete_tree(root: str | os.PathLike[str], *, ignore_errors: bool = False) ->
     failures: list[OSError] = []
     top = os.fspath(root)
     try:
-        folder = os.open(top, _FOLDER_FLAGS | os.O_NOFOLLOW)
+        held = [os.open(top, _FOLDER_FLAGS | os.O_NOFOLLOW)]
     except FileNotFoundError:
         return
     except OSError as exc:  # a file or a symlink: not a tree
         failures.append(exc)
     else:
         try:
-            folder = _empty_tree(folder, failures)
+            _empty_tree(held, failures)
         finally:
-            os.close(folder)
+            os.close(held[0])
         _try(failures, os.rmdir, top)
     if failures and not ignore_errors:
         raise failures[0]
 
 
-def _empty_tree(folder: int, failures: list[OSError]) -> int:
-    """Remove everything inside the open ``folder``; returns its descriptor (the caller
-    closes it). Failures are collected, the rest removed."""
-    pending = [_remove_files(folder, failures)]  # per level: the folders left to remove
+def _move(held: list[int], index: int, name: str) -> None:
+    """Replace the open folder ``held[index]`` by its entry ``name`` (``..``: its parent).
+
+    The new descriptor is held before the old one is closed, so whatever fails, the caller
+    closes exactly the descriptors it holds (never one twice, which in a threaded process
+    could close another thread's file).
+    """
+    flags = _FOLDER_FLAGS if name == ".." else _FOLDER_FLAGS | os.O_NOFOLLOW
+    new = os.open(name, flags, dir_fd=held[index])
+    old, held[index] = held[index], new
+    os.close(old)
+
+
+def _empty_tree(held: list[int], failures: list[OSError]) -> None:
+    """Remove everything inside the open folder ``held[0]``, which it ends on again.
+    Failures are collected, the rest removed."""
+    pending = [_remove_files(held[0], failures)]  # per level: the folders left to remove
     entered: list[str] = []  # the folder entered at each level below the top
     while True:
         if pending[-1]:
             name = pending[-1].pop()
             try:
-                child = os.open(name, _FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=folder)
+                _move(held, 0, name)
             except OSError as exc:
                 if not isinstance(exc, FileNotFoundError):
                     failures.append(exc)
                 continue
-            os.close(folder)
-            folder = child
             entered.append(name)
-            pending.append(_remove_files(folder, failures))
+            pending.append(_remove_files(held[0], failures))
             continue
         pending.pop()
         if not entered:
-            return folder
-        parent = os.open("..", _FOLDER_FLAGS, dir_fd=folder)
-        os.close(folder)
-        folder = parent
-        _try(failures, functools.partial(os.rmdir, dir_fd=folder), entered.pop())
+            return
+        _move(held, 0, "..")
+        _try(failures, functools.partial(os.rmdir, dir_fd=held[0]), entered.pop())
 
 
 def _remove_files(folder: int, failures: list[OSError]) -> list[str]:
@@ -2250,63 +2259,55 @@ def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) 
     costs the same at any depth (path-based copying was quadratic in the depth: 4.6 s of
     ``mkdir`` alone for a folder nested 1,200 deep).
     """
-    source = os.open(src.parent, _FOLDER_FLAGS)
+    held = [os.open(src.parent, _FOLDER_FLAGS)]  # source folder, target folder
     try:
-        target = os.open(dest.parent, _FOLDER_FLAGS)
-    except OSError:
-        os.close(source)
-        raise
-    # per level: (source name, target name, shown path) of the entries left to copy
-    pending = [[(src.name, dest.name, rel)]]
+        held.append(os.open(dest.parent, _FOLDER_FLAGS))
+        _copy_tree_at(held, (src.name, dest.name, rel), dest.parent, root, skipped)
+    finally:
+        for handle in held:
+            os.close(handle)
+
+
+def _copy_tree_at(
+    held: list[int], top: tuple[str, str, str], base: Path, root: Path, skipped: list[str]
+) -> None:
+    """The walk of :func:`_safe_copy`: ``held`` holds the open source and target folders
+    (``top``: the entry to copy there, its name in the target, its shown path; ``base``: the
+    target folder's path), and ends on them again."""
+    pending = [[top]]  # per level: (source name, target name, shown path) left to copy
     entered: list[tuple[str, str, int]] = []  # per folder entered: target name, shown, mode
-    try:
-        while True:
-            if not pending[-1]:
-                pending.pop()
-                if not entered:
-                    return
-                _, shown, mode = entered.pop()
-                try:
-                    os.fchmod(target, stat.S_IMODE(mode) | 0o700)
-                except OSError as exc:
-                    skipped.append(f"{shown} (unreadable: {exc.strerror or exc})")
-                source, target = _leave(source), _leave(target)
-                continue
-            name, made_name, shown = pending[-1].pop()
-            place = _Place(dest.parent, entered, made_name)
-            folder_mode = _copy_entry(
-                source, target, (name, made_name, shown), place, root, skipped
-            )
-            if folder_mode is None:
-                continue
+    while True:
+        if not pending[-1]:
+            pending.pop()
+            if not entered:
+                return
+            _, shown, mode = entered.pop()
             try:
-                inner = os.open(name, _FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=source)
+                os.fchmod(held[1], stat.S_IMODE(mode) | 0o700)
             except OSError as exc:
                 skipped.append(f"{shown} (unreadable: {exc.strerror or exc})")
-                continue
-            try:
-                children = sorted(os.listdir(inner), reverse=True)  # noqa: PTH208  # a descriptor
-                made = os.open(made_name, _FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=target)
-            except OSError as exc:
-                os.close(inner)
-                skipped.append(f"{shown} (unreadable: {exc.strerror or exc})")
-                continue
-            os.close(source)
-            os.close(target)
-            source, target = inner, made
-            entered.append((made_name, shown, folder_mode))
-            pending.append([(c, c, f"{shown}/{c}") for c in children])
-    finally:
-        os.close(source)
-        os.close(target)
-
-
-def _leave(folder: int) -> int:
-    """The descriptor of the parent of the open ``folder``, which is closed."""
-    try:
-        return os.open("..", _FOLDER_FLAGS, dir_fd=folder)
-    finally:
-        os.close(folder)
+            _move(held, 0, "..")
+            _move(held, 1, "..")
+            continue
+        name, made, shown = pending[-1].pop()
+        place = _Place(base, entered, made)
+        folder_mode = _copy_entry(held[0], held[1], (name, made, shown), place, root, skipped)
+        if folder_mode is None:
+            continue
+        try:
+            _move(held, 0, name)
+        except OSError as exc:
+            skipped.append(f"{shown} (unreadable: {exc.strerror or exc})")
+            continue
+        try:
+            children = sorted(os.listdir(held[0]), reverse=True)  # noqa: PTH208  # a descriptor
+            _move(held, 1, made)
+        except OSError as exc:
+            _move(held, 0, "..")
+            skipped.append(f"{shown} (unreadable: {exc.strerror or exc})")
+            continue
+        entered.append((made, shown, folder_mode))
+        pending.append([(c, c, f"{shown}/{c}") for c in children])
 
 
 @dataclass(frozen=True, slots=True)

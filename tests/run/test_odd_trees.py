@@ -10,6 +10,8 @@ import tarfile
 import time
 from pathlib import Path
 
+import pytest
+
 from benchsmith.runtime import benchlib
 from benchsmith.runtime.run import ABANDONED_SECONDS, TEMP_PREFIX, sweep_stale_temp
 from tests.run.conftest import SINGLE, batch, write_adapter
@@ -100,4 +102,40 @@ def test_a_dead_invocations_deep_folder_is_swept(tmp_path: Path) -> None:
         assert not stale.exists()
     finally:
         benchlib.make_writable(tmp_path)
+        benchlib.delete_tree(tmp_path, ignore_errors=True)
+
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))  # noqa: PTH208
+
+
+def test_deep_copy_and_delete_leave_no_descriptor_open_and_never_follow_a_link(
+    tmp_path: Path,
+) -> None:
+    """Walking through folder descriptors (linear at any depth) closes each one it opens,
+    also when a folder cannot be entered, and a symlink given as the tree is not followed."""
+    src, dest = tmp_path / "src", tmp_path / "dest"
+    folder = src / "solution"
+    folder.mkdir(parents=True)
+    dest.mkdir()
+    for _ in range(300):
+        folder = folder / "d"
+        folder.mkdir()
+    (folder / "leaf").write_text("x", encoding="utf-8")
+    os.mkfifo(src / "solution" / "fifo")
+    try:
+        before = _open_descriptors()
+        skipped: list[str] = []
+        benchlib.overlay(src, dest, ["solution/"], skipped)
+        assert skipped == ["solution/fifo (not a regular file, folder or symlink)"]
+        assert dest.joinpath("solution", *["d"] * 300, "leaf").read_text("utf-8") == "x"
+        benchlib.delete_tree(dest / "solution")
+        assert not (dest / "solution").exists()
+        assert _open_descriptors() == before
+        (tmp_path / "link").symlink_to(src)
+        with pytest.raises(OSError):  # a symlink is not a tree: refused, not followed
+            benchlib.delete_tree(tmp_path / "link")
+        assert (src / "solution" / "fifo").exists()  # nothing behind the link was removed
+        assert _open_descriptors() == before
+    finally:
         benchlib.delete_tree(tmp_path, ignore_errors=True)
