@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.check.conftest import EXAMPLES, invoke
+import shutil
+
+from tests.check.conftest import EXAMPLES, CopyExample, invoke
 
 
 def test_an_unknown_control_is_a_usage_error() -> None:
@@ -29,3 +31,18 @@ def test_text_output_is_a_table_and_a_summary(python: str) -> None:
     assert lines[3].split()[:3] == ["examples/01-grade-summary", "isolation", "clean"]
     assert lines[4].startswith("1 task(s), 2 control(s): all expectations met (")
     assert "checked examples/01-grade-summary: 2 control(s), ok" in result.stderr
+
+
+def test_check_text_names_the_judges_failing_check_under_a_failed_control(
+    example: CopyExample, python: str
+) -> None:
+    """Issue 28's papercut: the text report said only 'level 3, expected 4'; the verdict's
+    first notes (the failing checks and why) now follow, indented, without --json."""
+    task = example("01-grade-summary")
+    witnesses = task / "witnesses"
+    shutil.copy(witnesses / "level3.patch", witnesses / "level4.patch")  # a rule broken
+    result = invoke("check", task, "--control", "witness-level4", "--python", python)
+    lines = result.stdout.replace(str(task), task.name).splitlines()
+    assert result.exit_code == 1
+    failed = lines.index(f"{task.name}: witness-level4: level 3, expected 4")
+    assert lines[failed + 1].startswith("    main: half-up#1: output/summary.csv rows where")

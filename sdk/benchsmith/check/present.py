@@ -45,13 +45,25 @@ def unsealed_line(report: CheckReport) -> str:
     return f"UNSEALED: candidates ran without the sandbox ({report.unsealed_reason})"
 
 
+FAILURE_NOTES = 3
+"""The judge's notes shown under each failed control (its first ones: the failing checks)."""
+
+
 def _failure_lines(report: CheckReport) -> list[str]:
+    """Each failure's reason, then the first notes of its verdict, indented: which of the
+    judge's checks failed and why, without ``--json``."""
     lines = []
     for task in report.tasks:
         if task.error:
             lines.append(f"{task.task}: {task.error}")
-        lines += [f"{task.task}: {c.control}: {c.reason}" for c in task.failures]
+        for control in task.failures:
+            lines.append(f"{task.task}: {control.control}: {control.reason}")
+            lines += [f"    {_clipped(n)}" for n in control.notes[:FAILURE_NOTES]]
     return ["", *lines] if lines else []
+
+
+def _clipped(note: str, limit: int = 200) -> str:
+    return note if len(note) <= limit else note[: limit - 3] + "..."
 
 
 def summary_line(report: CheckReport) -> str:
