@@ -1488,7 +1488,7 @@ def sweep_stale_temp(base: Path) -> list[Path]:
                 continue
         elif not _abandoned(folder):
             continue  # an invocation that is creating it: its lock comes next
-        _dispose(folder, tries=1)
+        _dispose(folder, tries=DISPOSE_TRIES_STALE)
         if not folder.exists():
             removed.append(folder)
     return removed
@@ -1550,7 +1550,17 @@ def _owner_lock(root: Path) -> int:
     return handle
 
 
-def _dispose(root: Path, tries: int = 20) -> None:
+DISPOSE_TRIES: Final = 100
+"""Rounds (50 ms apart) an invocation spends removing its own folder at exit: up to 5 s,
+spent only while something is still being created in it. A sandbox killed a moment ago dies
+with its PID namespace, not at once, and on a loaded machine that took over the former 1 s
+(issue 30: a folder left behind after SIGTERM, seen in CI under load)."""
+DISPOSE_TRIES_STALE: Final = 20
+"""Rounds a sweep spends on a dead invocation's folder (up to 1 s, only when it is not
+emptied at once): its owner died a moment ago, so its sandboxes may still be dying."""
+
+
+def _dispose(root: Path, tries: int = DISPOSE_TRIES) -> None:
     """Remove an invocation's folder, its lock last: a child killed a moment ago (a sandbox
     dies with its PID namespace, not at once) may still create a file while this runs, and
     a folder left behind must keep its lock file so the next sweep knows it is stale."""
