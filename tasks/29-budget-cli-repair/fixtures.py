@@ -133,11 +133,23 @@ COVERS = {
     "harbor-card_2025-05-15_2025-06-04.csv": ("2025-05-15", "2025-06-04"),
 }
 # The last date each account's rows reached the database (imported before).
-IMPORTED_THROUGH = {"alpen-giro": "2025-05-06", "alpen-save": "2025-04-30", "harbor-card": "2025-05-02"}
+IMPORTED_THROUGH = {
+    "alpen-giro": "2025-05-06",
+    "alpen-save": "2025-04-30",
+    "harbor-card": "2025-05-02",
+}
 START = {"alpen-giro": "2025-04-01", "alpen-save": "2025-04-01", "harbor-card": "2025-04-01"}
 END = {"alpen-giro": "2025-06-02", "alpen-save": "2025-05-31", "harbor-card": "2025-06-04"}
 
-ALPEN_HEADER = ["Buchungstag", "Valuta", "Empfänger/Auftraggeber", "Verwendungszweck", "Referenz", "Soll", "Haben"]
+ALPEN_HEADER = [
+    "Buchungstag",
+    "Valuta",
+    "Empfänger/Auftraggeber",
+    "Verwendungszweck",
+    "Referenz",
+    "Soll",
+    "Haben",
+]
 HARBOR_HEADER = ["Transaction Date", "Posting Date", "Transaction ID", "Description", "Amount"]
 
 
@@ -157,96 +169,142 @@ ANCHOR_ROWS = {
     # internal transfers: both legs carry the bank's one reference (giro leg of 05-03 is in
     # the database already; the save leg is new), and the 05-20 transfer is new on both sides
     "shared-transfer-ref": [
-        entry("alpen-giro", "AB25050300017", "2025-05-03", "-500.00", party="UMBUCHUNG SPARKONTO", purpose="AT61 2011 1000 0000 4711"),
-        entry("alpen-save", "AB25050300017", "2025-05-03", "500.00", party="UMBUCHUNG GIROKONTO", purpose="AT61 2011 1000 0000 0815"),
-        entry("alpen-giro", "AB25052000088", "2025-05-20", "-300.00", party="UMBUCHUNG SPARKONTO", purpose="AT61 2011 1000 0000 4711"),
-        entry("alpen-save", "AB25052000088", "2025-05-20", "300.00", party="UMBUCHUNG GIROKONTO", purpose="AT61 2011 1000 0000 0815"),
-        entry("alpen-giro", "AB25040300009", "2025-04-03", "-400.00", party="UMBUCHUNG SPARKONTO", purpose="AT61 2011 1000 0000 4711"),
-        entry("alpen-save", "AB25040300009", "2025-04-03", "400.00", party="UMBUCHUNG GIROKONTO", purpose="AT61 2011 1000 0000 0815"),
+        entry("alpen-giro", "AB25050300017", "2025-05-03", "-500.00",
+              party="UMBUCHUNG SPARKONTO", purpose="AT61 2011 1000 0000 4711"),
+        entry("alpen-save", "AB25050300017", "2025-05-03", "500.00",
+              party="UMBUCHUNG GIROKONTO", purpose="AT61 2011 1000 0000 0815"),
+        entry("alpen-giro", "AB25052000088", "2025-05-20", "-300.00",
+              party="UMBUCHUNG SPARKONTO", purpose="AT61 2011 1000 0000 4711"),
+        entry("alpen-save", "AB25052000088", "2025-05-20", "300.00",
+              party="UMBUCHUNG GIROKONTO", purpose="AT61 2011 1000 0000 0815"),
+        entry("alpen-giro", "AB25040300009", "2025-04-03", "-400.00",
+              party="UMBUCHUNG SPARKONTO", purpose="AT61 2011 1000 0000 4711"),
+        entry("alpen-save", "AB25040300009", "2025-04-03", "400.00",
+              party="UMBUCHUNG GIROKONTO", purpose="AT61 2011 1000 0000 0815"),
     ],
     # an overlapping harbor export shows a longer text for the same transaction: first wins
     "overlap-first-wins": [
-        entry("harbor-card", "HC2505170931", "2025-05-17", "-23.99", text="AMAZON.DE*7T2KQ", second_text="AMAZON.DE*7T2KQ AMZN.DE/BILL", other="2025-05-16"),
+        entry("harbor-card", "HC2505170931", "2025-05-17", "-23.99",
+              text="AMAZON.DE*7T2KQ", second_text="AMAZON.DE*7T2KQ AMZN.DE/BILL",
+              other="2025-05-16"),
     ],
     # the database row was recategorized by hand; the statements show it again
     "manual-category": [
-        entry("alpen-giro", "AB25050200031", "2025-05-02", "-42.50", party="BLUMEN KOCH", purpose="KARTENZAHLUNG 02.05. 10:14", db_category="Gifts"),
+        entry("alpen-giro", "AB25050200031", "2025-05-02", "-42.50",
+              party="BLUMEN KOCH", purpose="KARTENZAHLUNG 02.05. 10:14", db_category="Gifts"),
     ],
     "rule-order-prime": [
-        entry("harbor-card", "HC2505060114", "2025-05-06", "-8.99", text="AMAZON PRIME*2X83M AMZN.DE", other="2025-05-05"),
+        entry("harbor-card", "HC2505060114", "2025-05-06", "-8.99",
+              text="AMAZON PRIME*2X83M AMZN.DE", other="2025-05-05"),
     ],
     "rule-order-uber-eats": [
-        entry("harbor-card", "HC2505090227", "2025-05-09", "-27.40", text="UBER EATS WIEN 4KD9", other="2025-05-08"),
+        entry("harbor-card", "HC2505090227", "2025-05-09", "-27.40",
+              text="UBER EATS WIEN 4KD9", other="2025-05-08"),
     ],
     "casefold-sz": [
-        entry("alpen-giro", "AB25051200142", "2025-05-12", "-6.80", party="BÄCKEREI GROSSMANN", purpose="KARTENZAHLUNG 12.05. 07:41"),
+        entry("alpen-giro", "AB25051200142", "2025-05-12", "-6.80",
+              party="BÄCKEREI GROSSMANN", purpose="KARTENZAHLUNG 12.05. 07:41"),
     ],
     "nfkc-decomposed": [
-        entry("harbor-card", "HC2505110318", "2025-05-11", "-18.60", text="Cafe\u0301 Central Wien", other="2025-05-10"),
+        entry("harbor-card", "HC2505110318", "2025-05-11", "-18.60",
+              text="Cafe\u0301 Central Wien", other="2025-05-10"),
     ],
     "nfkc-fullwidth": [
-        entry("harbor-card", "HC2505130402", "2025-05-13", "-34.15", text="\uff28\uff2f\uff26\uff25\uff32 DANKT 0412", other="2025-05-13"),
+        entry("harbor-card", "HC2505130402", "2025-05-13", "-34.15",
+              text="\uff28\uff2f\uff26\uff25\uff32 DANKT 0412", other="2025-05-13"),
     ],
     "whitespace": [
-        entry("harbor-card", "HC2505140577", "2025-05-14", "-10.99", text="  Spotify\u00a0\u00a0AB\tStockholm  ", other="2025-05-14"),
+        entry("harbor-card", "HC2505140577", "2025-05-14", "-10.99",
+              text="  Spotify\u00a0\u00a0AB\tStockholm  ", other="2025-05-14"),
     ],
     "substring-middle": [
-        entry("harbor-card", "HC2505160641", "2025-05-16", "-13.99", text="PAYPAL *NETFLIX.COM 35314369001", other="2025-05-15"),
+        entry("harbor-card", "HC2505160641", "2025-05-16", "-13.99",
+              text="PAYPAL *NETFLIX.COM 35314369001", other="2025-05-15"),
     ],
     # round-up savings: transfers of less than one euro, out of giro and into savings
     "round-up": [
-        entry("alpen-giro", "AB25051600190", "2025-05-16", "-0.60", party="UMBUCHUNG SPARKONTO", purpose="Aufrundung Mai"),
-        entry("alpen-save", "AB25051600190", "2025-05-16", "0.60", party="UMBUCHUNG GIROKONTO", purpose="Aufrundung Mai"),
+        entry("alpen-giro", "AB25051600190", "2025-05-16", "-0.60",
+              party="UMBUCHUNG SPARKONTO", purpose="Aufrundung Mai"),
+        entry("alpen-save", "AB25051600190", "2025-05-16", "0.60",
+              party="UMBUCHUNG GIROKONTO", purpose="Aufrundung Mai"),
     ],
     # a course fee and its cancellation in one month: Education nets to exactly zero
     "net-zero": [
-        entry("harbor-card", "HC2505070140", "2025-05-07", "-120.00", text="VHS Wien Kursgebuehr", other="2025-05-06"),
-        entry("harbor-card", "HC2505280845", "2025-05-28", "120.00", text="VHS Wien Storno", other="2025-05-27"),
+        entry("harbor-card", "HC2505070140", "2025-05-07", "-120.00",
+              text="VHS Wien Kursgebuehr", other="2025-05-06"),
+        entry("harbor-card", "HC2505280845", "2025-05-28", "120.00",
+              text="VHS Wien Storno", other="2025-05-27"),
     ],
     "cp1252-dash": [
-        entry("alpen-giro", "AB25051500177", "2025-05-15", "-52.37", party="SPAR – FILIALE 4711", purpose="KARTENZAHLUNG 15.05. 17:02 • 1010 WIEN"),
+        entry("alpen-giro", "AB25051500177", "2025-05-15", "-52.37",
+              party="SPAR – FILIALE 4711", purpose="KARTENZAHLUNG 15.05. 17:02 • 1010 WIEN"),
     ],
     "alpen-booking-date": [
-        entry("alpen-giro", "AB25053100311", "2025-05-31", "-64.20", party="ÖBB-PERSONENVERKEHR AG", purpose="TICKET WIEN-SALZBURG", other="2025-06-02"),
-        entry("alpen-giro", "AB25060200318", "2025-06-02", "-15.30", party="BILLA AG", purpose="KARTENZAHLUNG 30.05. 19:55", other="2025-05-30"),
+        entry("alpen-giro", "AB25053100311", "2025-05-31", "-64.20",
+              party="ÖBB-PERSONENVERKEHR AG", purpose="TICKET WIEN-SALZBURG", other="2025-06-02"),
+        entry("alpen-giro", "AB25060200318", "2025-06-02", "-15.30",
+              party="BILLA AG", purpose="KARTENZAHLUNG 30.05. 19:55", other="2025-05-30"),
     ],
     "harbor-posting-date": [
-        entry("harbor-card", "HC2506010702", "2025-06-01", "-48.00", text="RESTAURANT FIGLMUELLER", other="2025-05-31"),
-        entry("harbor-card", "HC2505210688", "2025-05-21", "-41.30", text="RESTAURANT STEIRERECK", other="2025-05-20"),
+        entry("harbor-card", "HC2506010702", "2025-06-01", "-48.00",
+              text="RESTAURANT FIGLMUELLER", other="2025-05-31"),
+        entry("harbor-card", "HC2505210688", "2025-05-21", "-41.30",
+              text="RESTAURANT STEIRERECK", other="2025-05-20"),
     ],
     "harbor-refund": [
-        entry("harbor-card", "HC2505190655", "2025-05-19", "59.95", text="ZALANDO SE RETOURE", other="2025-05-18"),
+        entry("harbor-card", "HC2505190655", "2025-05-19", "59.95",
+              text="ZALANDO SE RETOURE", other="2025-05-18"),
     ],
     "thousands": [
-        entry("alpen-giro", "AB25053000305", "2025-05-30", "3245.18", party="ACME GMBH", purpose="GEHALT 05/2025"),
-        entry("alpen-giro", "AB25050200024", "2025-05-02", "-1150.00", party="HAUSVERWALTUNG MAIER", purpose="MIETE 05/2025"),
-        entry("harbor-card", "HC2505220719", "2025-05-22", "-1249.00", text="MEDIAMARKT 0815 WIEN", other="2025-05-21"),
+        entry("alpen-giro", "AB25053000305", "2025-05-30", "3245.18",
+              party="ACME GMBH", purpose="GEHALT 05/2025"),
+        entry("alpen-giro", "AB25050200024", "2025-05-02", "-1150.00",
+              party="HAUSVERWALTUNG MAIER", purpose="MIETE 05/2025"),
+        entry("harbor-card", "HC2505220719", "2025-05-22", "-1249.00",
+              text="MEDIAMARKT 0815 WIEN", other="2025-05-21"),
     ],
     "card-payment": [
-        entry("alpen-giro", "AB25050800061", "2025-05-08", "-612.35", party="HARBOR CARD SERVICES", purpose="KARTENABRECHNUNG 04/2025"),
-        entry("harbor-card", "HC2505090230", "2025-05-09", "612.35", text="PAYMENT RECEIVED - THANK YOU", other="2025-05-09"),
+        entry("alpen-giro", "AB25050800061", "2025-05-08", "-612.35",
+              party="HARBOR CARD SERVICES", purpose="KARTENABRECHNUNG 04/2025"),
+        entry("harbor-card", "HC2505090230", "2025-05-09", "612.35",
+              text="PAYMENT RECEIVED - THANK YOU", other="2025-05-09"),
     ],
     "interest": [
-        entry("alpen-save", "AB25053100301", "2025-05-31", "1.87", party="", purpose="Habenzinsen 05/2025"),
+        entry("alpen-save", "AB25053100301", "2025-05-31", "1.87",
+              party="", purpose="Habenzinsen 05/2025"),
     ],
     "month-edges": [
-        entry("alpen-giro", "AB25043000289", "2025-04-30", "3245.18", party="ACME GMBH", purpose="GEHALT 04/2025"),
-        entry("harbor-card", "HC2505010011", "2025-05-01", "-12.40", text="WIENER LINIEN TICKET APP", other="2025-04-30"),
+        entry("alpen-giro", "AB25043000289", "2025-04-30", "3245.18",
+              party="ACME GMBH", purpose="GEHALT 04/2025"),
+        entry("harbor-card", "HC2505010011", "2025-05-01", "-12.40",
+              text="WIENER LINIEN TICKET APP", other="2025-04-30"),
     ],
     # split targets (see SPLIT_ANCHORS)
     "split-targets": [
-        entry("harbor-card", "HC2505100250", "2025-05-10", "-86.40", text="BILLA DANKT 1234 WIEN", other="2025-05-09"),
-        entry("harbor-card", "HC2505120377", "2025-05-12", "-60.30", text="AMAZON.DE*4K8PL AMZN.DE/PM", other="2025-05-11"),
-        entry("harbor-card", "HC2505180650", "2025-05-18", "-37.85", text="DM DROGERIE MARKT 0211", other="2025-05-17"),
-        entry("harbor-card", "HC2505230733", "2025-05-23", "-25.00", text="THALIA WIEN MARIAHILF", other="2025-05-22"),
-        entry("harbor-card", "HC2505240760", "2025-05-24", "-44.00", text="TABAK TRAFIK 48", other="2025-05-23"),
-        entry("harbor-card", "HC2505260801", "2025-05-26", "-19.90", text="H&M 0921 WIEN", other="2025-05-25"),
-        entry("harbor-card", "HC2505270823", "2025-05-27", "-75.00", text="MUSEUMSQUARTIER WIEN", other="2025-05-26"),
-        entry("alpen-giro", "AB25050500045", "2025-05-05", "-54.18", party="BILLA AG", purpose="KARTENZAHLUNG 05.05. 18:32"),
-        entry("harbor-card", "HC2505290866", "2025-05-29", "19.90", text="H&M 0921 WIEN RETOURE", other="2025-05-28"),
-        entry("harbor-card", "HC2505250781", "2025-05-25", "-31.20", text="LIDL DANKT 0815", other="2025-05-24"),
-        entry("harbor-card", "HC2505300880", "2025-05-30", "0.75", text="BILLA DANKT 1234 PFAND", other="2025-05-29"),
-        entry("harbor-card", "HC2505300885", "2025-05-30", "-0.99", text="SPAR DANKT 0815", other="2025-05-29"),
+        entry("harbor-card", "HC2505100250", "2025-05-10", "-86.40",
+              text="BILLA DANKT 1234 WIEN", other="2025-05-09"),
+        entry("harbor-card", "HC2505120377", "2025-05-12", "-60.30",
+              text="AMAZON.DE*4K8PL AMZN.DE/PM", other="2025-05-11"),
+        entry("harbor-card", "HC2505180650", "2025-05-18", "-37.85",
+              text="DM DROGERIE MARKT 0211", other="2025-05-17"),
+        entry("harbor-card", "HC2505230733", "2025-05-23", "-25.00",
+              text="THALIA WIEN MARIAHILF", other="2025-05-22"),
+        entry("harbor-card", "HC2505240760", "2025-05-24", "-44.00",
+              text="TABAK TRAFIK 48", other="2025-05-23"),
+        entry("harbor-card", "HC2505260801", "2025-05-26", "-19.90",
+              text="H&M 0921 WIEN", other="2025-05-25"),
+        entry("harbor-card", "HC2505270823", "2025-05-27", "-75.00",
+              text="MUSEUMSQUARTIER WIEN", other="2025-05-26"),
+        entry("alpen-giro", "AB25050500045", "2025-05-05", "-54.18",
+              party="BILLA AG", purpose="KARTENZAHLUNG 05.05. 18:32"),
+        entry("harbor-card", "HC2505290866", "2025-05-29", "19.90",
+              text="H&M 0921 WIEN RETOURE", other="2025-05-28"),
+        entry("harbor-card", "HC2505250781", "2025-05-25", "-31.20",
+              text="LIDL DANKT 0815", other="2025-05-24"),
+        entry("harbor-card", "HC2505300880", "2025-05-30", "0.75",
+              text="BILLA DANKT 1234 PFAND", other="2025-05-29"),
+        entry("harbor-card", "HC2505300885", "2025-05-30", "-0.99",
+              text="SPAR DANKT 0815", other="2025-05-29"),
     ],
 }  # fmt: skip
 
@@ -310,12 +368,18 @@ SPLIT_ANCHORS = [
 
 # The edge fixture: one card and one giro account, a few rows, three splits.
 EDGE_ROWS = [
-    entry("alpen-giro", "AB25050200011", "2025-05-02", "-980.00", party="HAUSVERWALTUNG HUBER", purpose="MIETE 05/2025"),
-    entry("alpen-giro", "AB25052900120", "2025-05-29", "2810.40", party="BETA KG", purpose="GEHALT 05/2025"),
-    entry("harbor-card", "HC2505070101", "2025-05-07", "-72.30", text="BILLA DANKT 0815", other="2025-05-06"),
-    entry("harbor-card", "HC2505080102", "2025-05-08", "-45.97", text="AMAZON.DE*7Q2MX AMZN.DE/PM", other="2025-05-07"),
-    entry("harbor-card", "HC2505110103", "2025-05-11", "-18.45", text="DM DROGERIE MARKT 0330", other="2025-05-10"),
-    entry("harbor-card", "HC2505140104", "2025-05-14", "-9.80", text="WIENER LINIEN TICKET APP", other="2025-05-14"),
+    entry("alpen-giro", "AB25050200011", "2025-05-02", "-980.00",
+          party="HAUSVERWALTUNG HUBER", purpose="MIETE 05/2025"),
+    entry("alpen-giro", "AB25052900120", "2025-05-29", "2810.40",
+          party="BETA KG", purpose="GEHALT 05/2025"),
+    entry("harbor-card", "HC2505070101", "2025-05-07", "-72.30",
+          text="BILLA DANKT 0815", other="2025-05-06"),
+    entry("harbor-card", "HC2505080102", "2025-05-08", "-45.97",
+          text="AMAZON.DE*7Q2MX AMZN.DE/PM", other="2025-05-07"),
+    entry("harbor-card", "HC2505110103", "2025-05-11", "-18.45",
+          text="DM DROGERIE MARKT 0330", other="2025-05-10"),
+    entry("harbor-card", "HC2505140104", "2025-05-14", "-9.80",
+          text="WIENER LINIEN TICKET APP", other="2025-05-14"),
 ]  # fmt: skip
 EDGE_SPLITS = [
     ("harbor-card", "HC2505070101", "Groceries", "-50.00"),
@@ -340,8 +404,9 @@ EDGE_ACCOUNTS = [
 GIRO_SHOPS = [
     ("BILLA AG", "KARTENZAHLUNG"), ("SPAR DANKT", "KARTENZAHLUNG"), ("HOFER KG", "KARTENZAHLUNG"),
     ("LIDL ÖSTERREICH", "KARTENZAHLUNG"), ("APOTHEKE ZUR GOLDENEN KRONE", "KARTENZAHLUNG"),
-    ("BANKOMAT 1010 WIEN", "BEHEBUNG"), ("ÖAMTC", "MITGLIEDSBEITRAG"), ("Trafik Müller", "Kartenzahlung"),
-    ("WIENER LINIEN GMBH", "JAHRESKARTE RATE"), ("CAFÉ SPERL", "KARTENZAHLUNG"),
+    ("BANKOMAT 1010 WIEN", "BEHEBUNG"), ("ÖAMTC", "MITGLIEDSBEITRAG"),
+    ("Trafik Müller", "Kartenzahlung"), ("WIENER LINIEN GMBH", "JAHRESKARTE RATE"),
+    ("CAFÉ SPERL", "KARTENZAHLUNG"),
 ]  # fmt: skip
 CARD_SHOPS = [
     "BILLA DANKT {n} WIEN", "SPAR DANKT {n}", "HOFER DANKT {n}", "LIDL DANKT {n}",
@@ -385,27 +450,87 @@ def _filler(rng, taken: set[tuple[str, str]]) -> list[dict]:
         for _ in range(rng.choice([0, 0, 1, 1, 2])):
             party, purpose = rng.choice(GIRO_SHOPS)
             if purpose == "KARTENZAHLUNG":
-                purpose = f"KARTENZAHLUNG {day[8:10]}.{day[5:7]}. {rng.randint(7, 21):02d}:{rng.randint(0, 59):02d}"
+                hour, minute = rng.randint(7, 21), rng.randint(0, 59)
+                purpose = f"KARTENZAHLUNG {day[8:10]}.{day[5:7]}. {hour:02d}:{minute:02d}"
             amount = -_cents(rng, 150, 6500)
             if party.startswith("BANKOMAT"):
                 amount = Decimal(-rng.choice([50, 100, 150, 200]))
                 purpose = f"BEHEBUNG {-amount:.2f} €".replace(".", ",")
-            rows.append(entry("alpen-giro", ref(day), day, str(amount), party=party, purpose=purpose))
+            rows.append(
+                entry("alpen-giro", ref(day), day, str(amount), party=party, purpose=purpose)
+            )
     for month in ("04", "05"):
-        rows.append(entry("alpen-giro", ref(f"2025-{month}-05"), f"2025-{month}-05", str(-_cents(rng, 9000, 9900)), party="WIEN ENERGIE GMBH", purpose=f"STROM/GAS {month}/2025"))
-        rows.append(entry("alpen-giro", ref(f"2025-{month}-11"), f"2025-{month}-11", str(-_cents(rng, 3900, 4900)), party="A1 TELEKOM AUSTRIA AG", purpose=f"RECHNUNG 25-{month}{rng.randint(10, 99)}"))
-    rows.append(entry("alpen-giro", ref("2025-04-01"), "2025-04-01", "-1150.00", party="HAUSVERWALTUNG MAIER", purpose="MIETE 04/2025"))
-    rows.append(entry("alpen-giro", ref("2025-04-09"), "2025-04-09", "-588.20", party="HARBOR CARD SERVICES", purpose="KARTENABRECHNUNG 03/2025"))
-    rows.append(entry("alpen-save", ref("2025-04-30"), "2025-04-30", "1.52", party="", purpose="HABENZINSEN 04/2025"))
+        rows.append(
+            entry(
+                "alpen-giro",
+                ref(f"2025-{month}-05"),
+                f"2025-{month}-05",
+                str(-_cents(rng, 9000, 9900)),
+                party="WIEN ENERGIE GMBH",
+                purpose=f"STROM/GAS {month}/2025",
+            )
+        )
+        rows.append(
+            entry(
+                "alpen-giro",
+                ref(f"2025-{month}-11"),
+                f"2025-{month}-11",
+                str(-_cents(rng, 3900, 4900)),
+                party="A1 TELEKOM AUSTRIA AG",
+                purpose=f"RECHNUNG 25-{month}{rng.randint(10, 99)}",
+            )
+        )
+    rows.append(
+        entry(
+            "alpen-giro",
+            ref("2025-04-01"),
+            "2025-04-01",
+            "-1150.00",
+            party="HAUSVERWALTUNG MAIER",
+            purpose="MIETE 04/2025",
+        )
+    )
+    rows.append(
+        entry(
+            "alpen-giro",
+            ref("2025-04-09"),
+            "2025-04-09",
+            "-588.20",
+            party="HARBOR CARD SERVICES",
+            purpose="KARTENABRECHNUNG 03/2025",
+        )
+    )
+    rows.append(
+        entry(
+            "alpen-save",
+            ref("2025-04-30"),
+            "2025-04-30",
+            "1.52",
+            party="",
+            purpose="HABENZINSEN 04/2025",
+        )
+    )
     for day in _days(START["harbor-card"], END["harbor-card"]):
         for _ in range(rng.choice([0, 1, 1, 2, 2])):
             shop = rng.choice(CARD_SHOPS)
             code = "".join(rng.choice(LETTERS) for _ in range(5))
             text = shop.format(n=f"{rng.randint(1, 9999):04d}", c=code)
             amount = -_cents(rng, 120, rng.choice([2500, 4500, 9000]))
-            before = (dt.date.fromisoformat(day) - dt.timedelta(days=rng.choice([0, 0, 1, 1, 2]))).isoformat()
-            rows.append(entry("harbor-card", card_id(day), day, str(amount), text=text, other=before))
-    rows.append(entry("harbor-card", card_id("2025-04-10"), "2025-04-10", "588.20", text="PAYMENT RECEIVED - THANK YOU"))
+            before = (
+                dt.date.fromisoformat(day) - dt.timedelta(days=rng.choice([0, 0, 1, 1, 2]))
+            ).isoformat()
+            rows.append(
+                entry("harbor-card", card_id(day), day, str(amount), text=text, other=before)
+            )
+    rows.append(
+        entry(
+            "harbor-card",
+            card_id("2025-04-10"),
+            "2025-04-10",
+            "588.20",
+            text="PAYMENT RECEIVED - THANK YOU",
+        )
+    )
     return rows
 
 
@@ -445,7 +570,16 @@ def _history(rows: list[dict], through: dict[str, str]) -> list[tuple]:
             continue
         description = _description(row)
         category = row.get("db_category") or _category(description)
-        out.append((row["account"], row["sid"], row["booked"], description, f"{row['amount']:.2f}", category))
+        out.append(
+            (
+                row["account"],
+                row["sid"],
+                row["booked"],
+                description,
+                f"{row['amount']:.2f}",
+                category,
+            )
+        )
     return out
 
 
@@ -480,7 +614,9 @@ def budget_database(ctx: benchlib.SeedContext) -> None:
     """workspace/budget.db at schema version 1 (main: April and early May imported)."""
     if ctx.fixture == "edge":
         budgets = {"2025-05": {"Groceries": "300.00", "Shopping": "80.00", "Household": "40.00"}}
-        rules = [r for r in RULES if r[3] in {"Groceries", "Shopping", "Housing", "Salary", "Transport"}]
+        rules = [
+            r for r in RULES if r[3] in {"Groceries", "Shopping", "Housing", "Salary", "Transport"}
+        ]
         history = _history(EDGE_ROWS, {"alpen-giro": "2025-05-02"})
     else:
         rows = ledger(ctx.stream("ledger"))

@@ -632,7 +632,9 @@ def export_csv(run: benchlib.Run) -> None:
     )
     if got != want:
         g, w = got.split(b"\n"), want.split(b"\n")
-        line = next((i for i, (a, b) in enumerate(zip(g, w)) if a != b), min(len(g), len(w)))
+        line = next(
+            (i for i, (a, b) in enumerate(zip(g, w, strict=False)) if a != b), min(len(g), len(w))
+        )
         benchlib.expect(
             False,
             f"{EXPORT_CSV}: line {line + 1} is {g[line : line + 1]!r}, expected {w[line : line + 1]!r}",

@@ -43,7 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     with db.connect(args.database) as conn:
         if args.command == "import":
-            added = importer.import_statements(conn, load_accounts(args.accounts), Path(args.statements))
+            added = importer.import_statements(
+                conn, load_accounts(args.accounts), Path(args.statements)
+            )
             print(f"imported {added} new transactions")
         elif args.command == "report":
             write_json(Path(args.output), report.monthly_report(conn, args.month))

@@ -50,4 +50,6 @@ def write_export(conn: sqlite3.Connection, fmt: str, path: Path) -> None:
         for t in data:
             head = [t["source_account"], t["source_id"]]
             for s in t["splits"] or [{"part": 0, "category": t["category"], "amount": t["amount"]}]:
-                writer.writerow([*head, s["part"], t["posted_on"], t["description"], s["category"], s["amount"]])
+                writer.writerow(
+                    [*head, s["part"], t["posted_on"], t["description"], s["category"], s["amount"]]
+                )

@@ -54,7 +54,9 @@ def apply_splits(conn: sqlite3.Connection, path: Path) -> dict:
         error = problem(found, parts, kinds)
         if error:
             rows = [number for number, _, _ in parts]
-            errors.append({"source_account": account, "source_id": source_id, "rows": rows, "error": error})
+            errors.append(
+                {"source_account": account, "source_id": source_id, "rows": rows, "error": error}
+            )
             continue
         conn.execute("DELETE FROM splits WHERE transaction_id = ?", (found[0],))
         conn.executemany(
@@ -70,7 +72,9 @@ def parts_by_transaction(conn: sqlite3.Connection) -> dict[int, list[tuple[str, 
     if schema_version(conn) < 2:
         return {}
     out: dict[int, list[tuple[str, str]]] = {}
-    rows = conn.execute("SELECT transaction_id, category, amount FROM splits ORDER BY transaction_id, part")
+    rows = conn.execute(
+        "SELECT transaction_id, category, amount FROM splits ORDER BY transaction_id, part"
+    )
     for tid, category, amount in rows.fetchall():
         out.setdefault(tid, []).append((category, amount))
     return out
