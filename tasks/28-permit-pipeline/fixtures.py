@@ -65,7 +65,8 @@ ZONES: dict[str, tuple[int, list[str]]] = {
     "C2": (8, ["addition", "demolition", "sign", "solar", "tenant_fitout"]),
     "I1": (5, ["addition", "demolition", "fence", "sign", "solar", "tenant_fitout"]),
     "MU": (10, ["addition", "deck", "demolition", "fence", "sign", "solar", "tenant_fitout"]),
-    "R1": (30, ["addition", "deck", "demolition", "fence", "garage", "new_dwelling", "pool", "solar"]),
+    "R1": (30, ["addition", "deck", "demolition", "fence", "garage", "new_dwelling", "pool",
+                "solar"]),
     "R2": (20, ["addition", "deck", "demolition", "fence", "garage", "new_dwelling", "solar"]),
     "R3": (10, ["addition", "demolition", "fence", "new_dwelling", "solar"]),
 }  # fmt: skip
@@ -128,8 +129,13 @@ class World:
 
     def add_parcel(self, parcel_id: str, zone: str, owner: str, address: str) -> None:
         self.parcels.append(
-            {"parcel_id": parcel_id, "address": address, "zone": zone, "owner_id": self.owner_id(owner)}
-        )  # fmt: skip
+            {
+                "parcel_id": parcel_id,
+                "address": address,
+                "zone": zone,
+                "owner_id": self.owner_id(owner),
+            }
+        )
 
 
 def money(value: Decimal) -> str:
@@ -138,7 +144,9 @@ def money(value: Decimal) -> str:
 
 def fee_of(permit: str, valuation: Decimal) -> Decimal:
     base, rate, minimum, _, _ = PERMITS[permit]
-    fee = (Decimal(base) + Decimal(rate) * valuation / 1000).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    fee = (Decimal(base) + Decimal(rate) * valuation / 1000).quantize(
+        Decimal("0.01"), ROUND_HALF_UP
+    )
     return max(fee, Decimal(minimum))
 
 
@@ -341,7 +349,9 @@ class Filler:
         if roll < 0.35:
             new["valuation"] = money(Decimal(rec["valuation"]) * Decimal("1.1"))
         elif roll < 0.6:
-            new["docs"] = rec["docs"] + [self.attachment(REQUIRED[rec["type"]][0], rec["submitted"])]
+            new["docs"] = rec["docs"] + [
+                self.attachment(REQUIRED[rec["type"]][0], rec["submitted"])
+            ]
         elif roll < 0.8 and rec["parcel"] in self.registered:
             new["owner"] = self.world.owners[self.registered[rec["parcel"]]]
         else:
@@ -409,7 +419,8 @@ class Filler:
         pool = [
             r for r in current
             if r["parcel"] in registry and r["id"] not in revised | linked and r["type"]
-            and " ".join(r["owner"].casefold().split()) != " ".join(registry[r["parcel"]].casefold().split())
+            and " ".join(r["owner"].casefold().split())
+            != " ".join(registry[r["parcel"]].casefold().split())
         ]  # fmt: skip
         for n, rec in enumerate(rng.sample(pool, min(22, len(pool)))):
             stale = n % 6 == 5
@@ -433,9 +444,13 @@ def add_anchor(world: World, rec: dict[str, Any]) -> None:
     if kind == "parcel":
         world.add_parcel(rec["id"], rec["zone"], rec["owner"], rec.get("address", "1 Anchor Row"))
     elif kind == "correction":
-        world.corrections.append({k: rec[k] for k in ("application_id", "revision", "owner_name", "reason")})
+        world.corrections.append(
+            {k: rec[k] for k in ("application_id", "revision", "owner_name", "reason")}
+        )
     elif kind == "link":
-        world.links.append({"application_id": rec["application_id"], "duplicate_of": rec["duplicate_of"]})
+        world.links.append(
+            {"application_id": rec["application_id"], "duplicate_of": rec["duplicate_of"]}
+        )
     elif kind == "app":
         refs = []
         for doc in rec.get("docs", []):
@@ -470,7 +485,9 @@ def world_of(ctx: benchlib.SeedContext) -> World:
         anchors = anchor_records(ctx)
         key = json.dumps(anchors, sort_keys=True)
     if key not in _WORLDS:
-        _WORLDS[key] = edge_world() if ctx.fixture == "edge" else main_world(ctx.stream("world"), anchors)
+        _WORLDS[key] = (
+            edge_world() if ctx.fixture == "edge" else main_world(ctx.stream("world"), anchors)
+        )
     return _WORLDS[key]
 
 
@@ -553,11 +570,17 @@ def portal_entry(rec: dict[str, Any]) -> dict[str, Any]:
         "permit": {"type": rec["type"]},
         "site": {"parcel_id": raw.get("parcel", rec["parcel"]), "address": "see registry"},
         "owner": {"name": raw.get("owner", rec["owner"])},
-        "applicant": {"name": rec["owner"].strip() or "Counter Clerk", "email": f"a{rec['id']}@mail.example"},
-        "project": {"description": DESCRIPTIONS.get(rec["type"], "works"), "valuation": raw.get("valuation", rec["valuation"])},
+        "applicant": {
+            "name": rec["owner"].strip() or "Counter Clerk",
+            "email": f"a{rec['id']}@mail.example",
+        },
+        "project": {
+            "description": DESCRIPTIONS.get(rec["type"], "works"),
+            "valuation": raw.get("valuation", rec["valuation"]),
+        },
         "documents": rec["docs"],
         "closed_on": raw.get("closed", rec["closed"] or None),
-    }  # fmt: skip
+    }
     if rec["paid"] is not None or "paid" in raw:
         entry["payment"] = {"amount": raw.get("paid", rec["paid"]), "method": "card"}
     if "submitted" in omit:
@@ -589,7 +612,9 @@ def counter_entry(rec: dict[str, Any]) -> str:
     out += "".join(f"      <attachment ref={quoteattr(ref)}/>\n" for ref in rec["docs"])
     out += "    </attachments>\n"
     if rec["closed"] or "closed" in raw:
-        out += element("closed", raw.get("closed", counter_date(rec["closed"]) if rec["closed"] else ""))
+        out += element(
+            "closed", raw.get("closed", counter_date(rec["closed"]) if rec["closed"] else "")
+        )
     return out + "  </application>\n"
 
 
@@ -682,8 +707,6 @@ def ordinance(ctx: benchlib.SeedContext) -> None:
     ctx.write_text("inputs/ordinance_update.json", json.dumps(update, indent=2) + "\n")
 
 
-
-
 def corrections(ctx: benchlib.SeedContext) -> None:
     """inputs/correction_batch/owner_corrections.csv and duplicate_links.json (stage 3)."""
     world = world_of(ctx)
@@ -695,5 +718,6 @@ def corrections(ctx: benchlib.SeedContext) -> None:
     )
     doc = {"batch": "2025-06-02", "links": [dict(link, noted_by="intake desk") for link in links]}
     ctx.write_text(
-        "inputs/correction_batch/duplicate_links.json", json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        "inputs/correction_batch/duplicate_links.json",
+        json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
     )

@@ -1478,7 +1478,7 @@ def database_rows(run: benchlib.Run) -> list[tuple]:
                         f"{DB}: applications.application_id is not the INTEGER PRIMARY KEY")  # fmt: skip
         benchlib.expect("revision" in columns, f"{DB}: applications has no revision column")
         found = conn.execute("SELECT application_id, revision FROM applications").fetchall()
-    except Exception as exc:  # noqa: BLE001 -- any database error of the candidate fails the check
+    except Exception as exc:  # any database error of the candidate fails the check
         raise benchlib.CheckFailed(f"{DB}: unreadable ({type(exc).__name__}: {exc})") from None
     finally:
         conn.close()

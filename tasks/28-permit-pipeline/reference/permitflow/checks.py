@@ -8,7 +8,9 @@ from permitflow import db, registry, rules
 def document_issues(app, required, attachments):
     issues = []
     for doc_type in required.get(app["permit_type"], []):
-        found = [a for a in map(attachments.get, app["documents"]) if a and a["doc_type"] == doc_type]
+        found = [
+            a for a in map(attachments.get, app["documents"]) if a and a["doc_type"] == doc_type
+        ]
         if not found:
             issues.append(("document_missing", doc_type))
         elif all(a["expires_on"] and a["expires_on"] < app["submitted"] for a in found):
@@ -38,8 +40,13 @@ def evaluate(conn):
     given, amended = rules.rulesets(conn).values()
     effective = rules.effective_date(conn)
     unresolved = dict(conn.execute("SELECT * FROM unresolved"))
-    result = {"applications": db.applications(conn), "issues": {}, "fees": {}, "impacts": [],
-              "merges": conn.execute("SELECT * FROM merges ORDER BY survivor_id, merged_id").fetchall()}  # fmt: skip
+    result = {
+        "applications": db.applications(conn),
+        "issues": {},
+        "fees": {},
+        "impacts": [],
+        "merges": conn.execute("SELECT * FROM merges ORDER BY survivor_id, merged_id").fetchall(),
+    }
     for app in result["applications"]:
         app_id = app["application_id"]
         if app["unreadable"]:

@@ -50,8 +50,12 @@ def create(path, applications, tables):
             f"INSERT INTO applications VALUES ({', '.join('?' for _ in COLUMNS)}, ?)",
             [[app[c] for c in COLUMNS] + [",".join(app["unreadable"])] for app in applications],
         )
-        store(conn, "documents", ["application_id", "attachment_id"],
-              [(app["application_id"], ref) for app in applications for ref in app["documents"]])  # fmt: skip
+        store(
+            conn,
+            "documents",
+            ["application_id", "attachment_id"],
+            [(app["application_id"], ref) for app in applications for ref in app["documents"]],
+        )
         for name, (columns, rows) in tables.items():
             store(conn, name, columns, rows)
     conn.execute("VACUUM")  # the file's bytes depend on its content, not on insertion order

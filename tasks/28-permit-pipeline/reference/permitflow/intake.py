@@ -54,7 +54,9 @@ def record(fields, system):
 
 
 def portal_records(path):
-    for item in json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal, parse_int=Decimal)["applications"]:
+    for item in json.loads(
+        path.read_text(encoding="utf-8"), parse_float=Decimal, parse_int=Decimal
+    )["applications"]:
         fields = {
             "id": item["application_id"],
             "revision": item["revision"],
@@ -96,23 +98,31 @@ def rule_tables(inputs):
     """The fee and document rules, as given and as the ordinance amends them (when present)."""
     fees = {row[0]: row for row in read_csv(inputs / "rules/fees.csv", FEE_COLUMNS)[1]}
     required = {}
-    for permit_type, doc_type in read_csv(inputs / "rules/documents.csv", ["permit_type", "doc_type"])[1]:
+    for permit_type, doc_type in read_csv(
+        inputs / "rules/documents.csv", ["permit_type", "doc_type"]
+    )[1]:
         required.setdefault(permit_type, []).append(doc_type)
     amended_fees, amended_required, effective = dict(fees), dict(required), []
     update = inputs / "ordinance_update.json"
     if update.exists():
         amendment = json.loads(update.read_text(encoding="utf-8"))
-        amended_fees.update((row["permit_type"], [row[c] for c in FEE_COLUMNS]) for row in amendment["fees"])
+        amended_fees.update(
+            (row["permit_type"], [row[c] for c in FEE_COLUMNS]) for row in amendment["fees"]
+        )
         amended_required.update(amendment["documents"])
         effective = [["effective_date", amendment["effective_date"]]]
     rulesets = (("given", fees, required), ("amended", amended_fees, amended_required))
     return {
-        "fees": (["ruleset", *FEE_COLUMNS], [[name, *row] for name, f, _ in rulesets for row in f.values()]),
-        "required": (["ruleset", "permit_type", "doc_type"],
-                     [[name, t, d] for name, _, r in rulesets for t, docs in r.items() for d in docs]),
+        "fees": (
+            ["ruleset", *FEE_COLUMNS],
+            [[name, *row] for name, f, _ in rulesets for row in f.values()],
+        ),
+        "required": (
+            ["ruleset", "permit_type", "doc_type"],
+            [[name, t, d] for name, _, r in rulesets for t, docs in r.items() for d in docs],
+        ),
         "settings": (["name", "value"], effective),
-    }  # fmt: skip
-
+    }
 
 
 def reference_tables(inputs):
@@ -121,7 +131,9 @@ def reference_tables(inputs):
         "parcels": read_csv(inputs / "registry/parcels.csv", ["parcel_id", "zone", "owner_id"]),
         "owners": read_csv(inputs / "registry/owners.csv", ["owner_id", "name"]),
         "zoning": (["zone", "permit_type"], [[z, t] for z, types in zones.items() for t in types]),
-        "attachments": read_csv(inputs / "attachments.csv", ["attachment_id", "doc_type", "expires_on"]),
+        "attachments": read_csv(
+            inputs / "attachments.csv", ["attachment_id", "doc_type", "expires_on"]
+        ),
         **rule_tables(inputs),
     }
 

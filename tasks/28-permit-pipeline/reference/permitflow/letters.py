@@ -5,7 +5,9 @@ from pathlib import Path
 
 from permitflow import reports
 
-TEMPLATE = string.Template((Path(__file__).parent / "templates/notice.txt").read_text(encoding="utf-8"))
+TEMPLATE = string.Template(
+    (Path(__file__).parent / "templates/notice.txt").read_text(encoding="utf-8")
+)
 REVIEW = {"parse_error", "parcel_not_found", "owner_mismatch", "zoning_incompatible",
           "unresolved_duplicate"}  # fmt: skip
 LINES = {
@@ -52,4 +54,6 @@ def write_all(output, result):
         rows.append([app_id, status, ";".join(sorted(codes)), "" if fee is None else fee[1]])
         text = letter(app, issues, status, fee)
         (folder / f"{app_id}.txt").write_text(text, encoding="utf-8", newline="\n")
-    reports.write_csv(output / "status.csv", ["application_id", "status", "issues", "fee_due"], rows)
+    reports.write_csv(
+        output / "status.csv", ["application_id", "status", "issues", "fee_due"], rows
+    )

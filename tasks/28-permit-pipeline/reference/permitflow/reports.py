@@ -23,7 +23,11 @@ def write_all(output, result):
     write_csv(
         output / "validation_issues.csv",
         ["application_id", "code", "detail"],
-        [[a["application_id"], *issue] for a in apps for issue in result["issues"][a["application_id"]]],
+        [
+            [a["application_id"], *issue]
+            for a in apps
+            for issue in result["issues"][a["application_id"]]
+        ],
     )
     write_csv(
         output / "fees.csv",

@@ -1,7 +1,7 @@
 """Command line of permitflow.
 
-    python -m permitflow import INPUTS DATABASE
-    python -m permitflow validate DATABASE --output FOLDER
+python -m permitflow import INPUTS DATABASE
+python -m permitflow validate DATABASE --output FOLDER
 """
 
 import argparse

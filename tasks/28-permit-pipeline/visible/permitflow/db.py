@@ -40,9 +40,18 @@ def insert_application(conn, app):
         "INSERT OR IGNORE INTO applications (source_id, revision, source, submitted,"
         " permit_type, parcel_id, owner_name, valuation, fee_paid, closed_on)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (app["application_id"], app["revision"], app["source"], app["submitted"],
-         app["permit_type"], app["parcel_id"], app["owner_name"], app["valuation"],
-         app["fee_paid"], app["closed_on"]),
+        (
+            app["application_id"],
+            app["revision"],
+            app["source"],
+            app["submitted"],
+            app["permit_type"],
+            app["parcel_id"],
+            app["owner_name"],
+            app["valuation"],
+            app["fee_paid"],
+            app["closed_on"],
+        ),
     )
     if cur.rowcount:
         conn.executemany(

@@ -2,9 +2,19 @@
 
 import csv
 
-APPLICATION_COLUMNS = ["application_id", "revision", "source", "submitted", "permit_type",
-                       "parcel_id", "owner_name", "valuation", "fee_paid", "documents",
-                       "closed_on"]
+APPLICATION_COLUMNS = [
+    "application_id",
+    "revision",
+    "source",
+    "submitted",
+    "permit_type",
+    "parcel_id",
+    "owner_name",
+    "valuation",
+    "fee_paid",
+    "documents",
+    "closed_on",
+]
 
 
 def write_csv(path, header, rows):
@@ -24,4 +34,6 @@ def write_issues(path, issues):
 
 
 def write_fees(path, fees):
-    write_csv(path, ["application_id", "permit_type", "valuation", "fee", "fee_paid", "fee_due"], fees)
+    write_csv(
+        path, ["application_id", "permit_type", "valuation", "fee", "fee_paid", "fee_due"], fees
+    )
