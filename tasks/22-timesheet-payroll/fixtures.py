@@ -12,7 +12,8 @@ or swing shift on Saturday 2025-11-01 or a day shift on Sunday 2025-11-09 (outsi
 week). No filler shift starts before 06:00 on 2025-11-02, so none crosses the end of
 daylight saving time (that is the edge fixture's case), and filler never produces an
 exception. Filler record ids grow in upload order from P10001 with small gaps (the ids are
-shared with other sites), skipping the anchors' ids; about one record in twenty-five is uploaded one to three days late.
+shared with other sites), skipping the anchors' ids; about one record in twenty-five is
+uploaded one to three days late.
 """
 
 from __future__ import annotations
@@ -65,15 +66,17 @@ def _rows(ctx: benchlib.SeedContext, table: str) -> list[dict[str, Any]]:
 
 def _filler_week(rng: random.Random, employee: str, group: str) -> list[dict[str, Any]]:
     """The punches of one filler employee: (employee, punch, local datetime) rows."""
-    pattern = rng.choice(["day", "day", "swing", "night"] + (["long", "long"] if group == "U" else []))
+    pattern = rng.choice(
+        ["day", "day", "swing", "night"] + (["long", "long"] if group == "U" else [])
+    )
     start, length = PATTERNS[pattern]
     count = rng.choice([4, 5, 5, 5, 6])
     first = rng.randint(0, 7 - count)
     days = WEEK[first : first + count]
     if pattern in ("day", "swing") and rng.random() < 0.3:
-        days = [BEFORE] + days
+        days = [BEFORE, *days]
     if pattern == "day" and rng.random() < 0.3:
-        days = days + [AFTER]
+        days = [*days, AFTER]
     punches = []
     for day in days:
         begin = _stamp(day, start + rng.randint(-9, 3))
@@ -91,7 +94,7 @@ def timesheets(ctx: benchlib.SeedContext) -> None:
     """inputs/employees.csv (sorted by name) and inputs/punches.csv (sorted by record_id)."""
     rng = random.Random(f"{ctx.seed}/timesheets")
     employees = {r["employee_id"]: r for r in _rows(ctx, "employee")}
-    names = [f"{f} {l}" for f, l in zip(FIRST, LAST)]
+    names = [f"{first} {last}" for first, last in zip(FIRST, LAST, strict=False)]
     rng.shuffle(names)
     filler = []
     for number in range(1, EMPLOYEES + 1):

@@ -649,7 +649,6 @@ judge = benchlib.Judge(TASK)
 
 # region authored: benchsmith keeps these lines when it rebuilds judge.py
 import datetime as dt
-import json
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 

@@ -118,7 +118,7 @@ class Payroll:
         """Break minutes and the worked minutes (epoch minutes) of one paid shift."""
         start, end = minute(shift[0]["timestamp"]), minute(shift[-1]["timestamp"])
         marks = [minute(r["timestamp"]) for r in shift[1:-1]]
-        breaks = list(zip(marks[::2], marks[1::2]))
+        breaks = list(zip(marks[::2], marks[1::2]))  # noqa: B905  # break starts with their ends
         if not breaks and end - start > self.auto["applies_above_minutes"]:
             begin = start + self.auto["starts_after_minutes"]
             breaks = [(begin, begin + self.auto["unpaid_minutes"])]
@@ -163,15 +163,13 @@ class Payroll:
             local = [[datetime.fromtimestamp(m * 60, self.zone) for m in w[1]] for w in worked]
             tiers = iter(self.tiers(employee["group"], [t.date() for day in local for t in day]))
             rate = Decimal(employee["hourly_rate"])
-            total = {c: 0 for c in COUNTS}
+            total = dict.fromkeys(COUNTS, 0)
             gross = Decimal("0.00")
-            for shift, (unpaid_minutes, minutes), moments in zip(mine, worked, local):
-                count = {t: 0 for t in TIERS}
+            for shift, (unpaid_minutes, minutes), moments in zip(mine, worked, local):  # noqa: B905  # parallel lists
+                count = dict.fromkeys(TIERS, 0)
                 for _ in minutes:
                     count[next(tiers)] += 1
-                night = sum(
-                    not night_end <= t.hour * 60 + t.minute < night_start for t in moments
-                )
+                night = sum(not night_end <= t.hour * 60 + t.minute < night_start for t in moments)
                 units = sum(MULTIPLIER[t] * n for t, n in count.items())
                 units += Decimal(self.night["differential"]) * night
                 pay = (rate * units / 60).quantize(CENT, rounding=ROUND_HALF_UP)
@@ -185,7 +183,9 @@ class Payroll:
                     "out_record_id": shift[-1]["record_id"],
                     "clock_in": shift[0]["timestamp"],
                     "clock_out": shift[-1]["timestamp"],
-                    "elapsed_minutes": minute(shift[-1]["timestamp"]) - minute(shift[0]["timestamp"]),
+                    "elapsed_minutes": (
+                        minute(shift[-1]["timestamp"]) - minute(shift[0]["timestamp"])
+                    ),
                     "break_minutes": unpaid_minutes,
                     **{f"{key}_minutes": row[key] for key in COUNTS},
                     "gross_pay": pay,
@@ -218,7 +218,8 @@ def main() -> None:
         before = payroll.compute(load_records(args.inputs, False))[2]
         changed = [
             {"employee_id": k, "gross_before": before[k]["gross_pay"],
-             "gross_after": rows[k]["gross_pay"], "delta": rows[k]["gross_pay"] - before[k]["gross_pay"]}
+             "gross_after": rows[k]["gross_pay"],
+             "delta": rows[k]["gross_pay"] - before[k]["gross_pay"]}
             for k in rows if rows[k]["gross_pay"] != before[k]["gross_pay"]
         ]  # fmt: skip
         write_csv(args.output / "correction_summary.csv", SUMMARY, changed)
