@@ -22,10 +22,10 @@ from benchsmith.judging import (
     parse_verdict,
     read_judge_command,
     run_judge,
-    verdict_from,
     verdict_problems,
 )
 from benchsmith.runtime import benchlib
+from benchsmith.runtime.benchlib import hold_verdict
 
 SOUND = {
     "status": "pass", "progress_level": 5, "main_checks_passed": 2, "main_checks_total": 2,
@@ -229,7 +229,7 @@ def captured(stdout: str, code: int | None = 0, **flags: bool) -> Captured:
 def test_a_judge_breaking_the_contract_gives_an_error_verdict(
     result: Captured, problem: str
 ) -> None:
-    verdict = verdict_from(result, timeout=9, seconds=0.5)
+    verdict = hold_verdict(result, timeout=9, seconds=0.5)
     assert (verdict.status, verdict.progress_level, verdict.strict_pass) == ("error", 0, False)
     assert any(p.startswith(problem) for p in verdict.problems), verdict.problems
     assert verdict.notes[0].startswith(problem[:60])
@@ -237,7 +237,7 @@ def test_a_judge_breaking_the_contract_gives_an_error_verdict(
 
 def test_a_refused_verdict_keeps_what_the_judge_claimed() -> None:
     lying = {**SOUND, "edge_check_passed": False}
-    verdict = verdict_from(captured(json.dumps(lying)), timeout=9, seconds=0.5)
+    verdict = hold_verdict(captured(json.dumps(lying)), timeout=9, seconds=0.5)
     assert verdict.status == "error" and verdict.raw == lying
     assert (verdict.claimed_level, verdict.exit_code, verdict.seconds) == (5, 0, 0.5)
     refused = verdict.refused("the judge changed the workspace")
@@ -246,7 +246,7 @@ def test_a_refused_verdict_keeps_what_the_judge_claimed() -> None:
 
 
 def test_a_sound_verdict_is_read_as_printed() -> None:
-    verdict = verdict_from(captured(json.dumps(SOUND) + "\n"), timeout=9, seconds=1.5)
+    verdict = hold_verdict(captured(json.dumps(SOUND) + "\n"), timeout=9, seconds=1.5)
     assert verdict.problems == () and verdict.strict_pass
     assert (verdict.status, verdict.progress_level, verdict.main_checks_total) == ("pass", 5, 2)
     assert (verdict.raw, verdict.exit_code, verdict.seconds) == (SOUND, 0, 1.5)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchsmith.export import harbor_verify as verify
+from benchsmith.runtime import benchlib
 from tests.conftest import build_file_tree
 
 PASSING = {
@@ -34,10 +35,14 @@ import json, sys
 if "--help" in sys.argv:
     print("usage: judge.py --workspace WS" + (" [--stage N]" if {stage} else ""))
     sys.exit(0)
-print(json.dumps({{"status": "fail", "progress_level": 3, "main_checks_passed": 1,
+verdict = {{"status": "fail", "progress_level": 3, "main_checks_passed": 1,
     "main_checks_total": 2, "edge_check_passed": False, "notes": [" ".join(sys.argv[1:])],
-    "checks": []}}))
+    "checks": []}}
+if "--stage" in sys.argv:
+    verdict["stage"] = int(sys.argv[sys.argv.index("--stage") + 1])
+print(json.dumps(verdict))
 """
+COMMAND = ["python3", "judge.py", "--workspace", "{workspace}"]
 
 
 def test_rewards_are_numbers_only_with_level_over_five() -> None:
@@ -50,11 +55,10 @@ def test_rewards_are_numbers_only_with_level_over_five() -> None:
 
 
 def test_a_judge_without_a_verdict_scores_zero() -> None:
-    verdict = verify.parse_verdict("Traceback ...\n", "boom", 1)
-    assert verdict["status"] == "error" and "boom" in verdict["notes"][0]
+    verdict = benchlib.refused_verdict("the judge printed nothing (exit 1)").to_dict()
+    assert verdict["status"] == "error" and "nothing" in verdict["notes"][0]
     assert verify.rewards(verdict)["reward"] == 0.0
     assert verify.rewards(verdict)["judge_error"] == 1
-    assert verify.parse_verdict("noise\n" + json.dumps(PASSING) + "\n", "", 0) == PASSING
 
 
 @pytest.mark.parametrize(
@@ -62,18 +66,27 @@ def test_a_judge_without_a_verdict_scores_zero() -> None:
     [(1, 3, True, "stage 1"), (1, 3, False, "final"), (3, 3, True, "final"), (1, 1, True, "final")],
 )
 def test_only_an_earlier_step_with_a_per_stage_judge_is_judged_by_stage(
-    stage: int, stages: int, per_stage: bool, judged: str
+    stage: int, stages: int, per_stage: bool, judged: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    argv, judged_as = verify.judge_argv("py", Path("/app"), None, stage, stages, per_stage)
-    assert judged_as == judged
+    monkeypatch.setattr(verify, "runtime", lambda: benchlib)  # the export ships it beside
+    argv, judged_as = verify.judge_argv("py", COMMAND, Path("/app"), None, stage, stages, per_stage)
+    assert ("final" if judged_as is None else f"stage {judged_as}") == judged
     assert ("--stage" in argv) == (judged != "final")
+    assert argv[:4] == ["py", "judge.py", "--workspace", "/app"]
 
 
 def install(tmp_path: Path, stage_option: bool) -> Path:
     """An exported tests/ folder with a stand-in judge."""
     tests = tmp_path / "tests"
-    build_file_tree(tests, {"judge/task/judge.py": FAKE_JUDGE.format(stage=stage_option)})
+    build_file_tree(
+        tests,
+        {
+            "judge/task/judge.py": FAKE_JUDGE.format(stage=stage_option),
+            "judge/task/scenario.json": json.dumps({"judge_command": COMMAND}),
+        },
+    )
     shutil.copy(verify.__file__, tests / "verify.py")
+    shutil.copy(benchlib.__file__, tests / "judge" / "benchlib.py")
     return tests
 
 

@@ -1,14 +1,19 @@
 """The verifier of an exported Harbor task (copied as ``tests/verify.py``; stdlib only).
 
 ``tests/test.sh`` runs ``python3 /tests/verify.py --workspace /app``. It runs the task's own
-judge on the workspace and writes what Harbor reads:
+judge -- scenario.json's ``judge_command``, from ``tests/judge/task/`` -- on the workspace,
+holds its verdict to the one judge contract every benchsmith reader applies (benchlib's,
+shipped as ``tests/judge/benchlib.py``: a debug line before the verdict, a level its checks
+do not support, a verdict of the wrong stage are a judge error, level 0) and writes what
+Harbor reads:
 
 - ``/logs/verifier/reward.json``: numbers only (Harbor refuses anything else): ``reward`` =
   progress level / 5, ``progress_level``, ``strict_pass``, ``main_checks_passed``,
   ``main_checks_total``, ``edge_check_passed``, ``judge_error`` and one ``check:<name>``
   (1 passed, 0 failed) per check of the verdict;
 - ``/logs/verifier/reward.txt``: the reward alone;
-- ``/logs/verifier/verdict.json``: the judge's verdict as printed, plus which stage was judged.
+- ``/logs/verifier/verdict.json``: the judge's verdict as printed (a refused one: the
+  problems as notes), plus which stage was judged.
 
 Stages. Harbor runs this once per step, with ``BENCHSMITH_STAGE`` (1-based) and
 ``BENCHSMITH_STAGES`` set by the step's ``[steps.verifier.env]``. The last step is judged by
@@ -43,53 +48,48 @@ HERE = Path(__file__).resolve().parent
 JUDGE_DIR = HERE / "judge" / "task"
 FIXTURE_CACHE = Path("/opt/benchsmith/fixtures")
 VERIFIER_DIR = Path("/logs/verifier")
-STAGE_OPTION = "--stage"
+JUDGE_TIMEOUT = 3600.0
 
 
-def judge_accepts_stage(python: str, judge_dir: Path) -> bool:
-    """Whether ``judge.py --help`` lists the per-stage option."""
-    done = subprocess.run(
-        [python, "judge.py", "--help"], cwd=judge_dir, stdin=subprocess.DEVNULL,
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
-    return done.returncode == 0 and STAGE_OPTION in done.stdout
+def runtime() -> Any:
+    """The judge's runtime: ``benchlib.py``, shipped beside the judge's task folder."""
+    if str(JUDGE_DIR.parent) not in sys.path:
+        sys.dont_write_bytecode = True
+        sys.path.insert(0, str(JUDGE_DIR.parent))
+    import benchlib  # type: ignore[import-not-found]
+
+    return benchlib
+
+
+def judge_command(judge_dir: Path) -> list[str]:
+    """scenario.json's ``judge_command`` (the task's own way to run its judge).
+
+    Raises:
+        ValueError: When scenario.json is unreadable or gives no list of strings.
+    """
+    scenario = json.loads((judge_dir / "scenario.json").read_text(encoding="utf-8"))
+    command = scenario.get("judge_command") if isinstance(scenario, dict) else None
+    if not isinstance(command, list) or not command or not all(isinstance(a, str) for a in command):
+        raise ValueError("scenario.json gives no judge_command")
+    return command
 
 
 def judge_argv(
-    python: str, workspace: Path, cache: Path | None, stage: int, stages: int, per_stage: bool
-) -> tuple[list[str], str]:
-    """The judge's command line and what it judges (``"final"`` or ``"stage N"``)."""
-    argv = [python, "judge.py", "--workspace", str(workspace), "--python", python]
-    if cache is not None:
-        argv += ["--fixture-cache", str(cache)]
-    if 1 <= stage < stages and per_stage:
-        return [*argv, STAGE_OPTION, str(stage)], f"stage {stage}"
-    return argv, "final"
-
-
-def error_verdict(note: str) -> dict[str, Any]:
-    """A verdict for a judge that printed none (it counts as level 0)."""
-    return {
-        "status": "error",
-        "progress_level": 0,
-        "main_checks_passed": 0,
-        "main_checks_total": 0,
-        "edge_check_passed": False,
-        "notes": [note[-2000:]],
-        "checks": [],
-    }
-
-
-def parse_verdict(stdout: str, stderr: str, code: int) -> dict[str, Any]:
-    """The judge's one JSON object (its last stdout line), or an error verdict."""
-    lines = [line for line in stdout.splitlines() if line.strip()]
-    try:
-        verdict = json.loads(lines[-1]) if lines else None
-    except ValueError:
-        verdict = None
-    if not isinstance(verdict, dict) or not isinstance(verdict.get("progress_level"), int):
-        return error_verdict(f"the judge printed no verdict (exit {code}): {stderr.strip()}")
-    return verdict
+    python: str,
+    command: list[str],
+    workspace: Path,
+    cache: Path | None,
+    stage: int,
+    stages: int,
+    per_stage: bool,
+) -> tuple[list[str], int | None]:
+    """The judge's command line and the stage it judges (``None``: the final verdict)."""
+    benchlib = runtime()
+    options = [] if cache is None else ["--fixture-cache", str(cache)]
+    judged = stage if 1 <= stage < stages and per_stage else None
+    if judged is not None:
+        options += [benchlib.STAGE_OPTION, str(judged)]
+    return benchlib.judge_argv(command, workspace, python, options), judged
 
 
 def rewards(verdict: dict[str, Any]) -> dict[str, float | int]:
@@ -136,14 +136,24 @@ def write_results(
 def judge(
     workspace: Path, cache: Path | None, stage: int, stages: int
 ) -> tuple[dict[str, Any], str]:
-    """Run the judge on ``workspace``; return its verdict and what it judged."""
-    python = sys.executable
-    per_stage = 1 <= stage < stages and judge_accepts_stage(python, JUDGE_DIR)
-    argv, judged_as = judge_argv(python, workspace, cache, stage, stages, per_stage)
-    done = subprocess.run(
-        argv, cwd=JUDGE_DIR, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
+    """Run the judge on ``workspace``; return its verdict and what it judged.
+
+    The verdict is held by the one judge contract every benchsmith reader applies
+    (:func:`benchlib.judge_once`): a verdict that breaks it is an ``error`` verdict, level 0.
+    """
+    python, benchlib = sys.executable, runtime()
+    try:
+        command = judge_command(JUDGE_DIR)
+    except (OSError, ValueError) as exc:
+        return benchlib.refused_verdict(
+            f"could not read the judge command: {exc}"
+        ).to_dict(), "final"
+    per_stage = 1 <= stage < stages and benchlib.judge_accepts_stage(command, JUDGE_DIR, python)
+    argv, judged = judge_argv(python, command, workspace, cache, stage, stages, per_stage)
+    verdict = benchlib.judge_once(
+        argv, cwd=JUDGE_DIR, timeout=JUDGE_TIMEOUT, stage=judged, sealed=False
     )
-    return parse_verdict(done.stdout, done.stderr, done.returncode), judged_as
+    return verdict.to_dict(), "final" if judged is None else f"stage {judged}"
 
 
 @contextlib.contextmanager
@@ -164,10 +174,7 @@ def private_cache(prewarmed: Path) -> Iterator[Path]:
 
 def warm_edge(cache: Path) -> None:
     """Materialize the edge fixture into ``cache/edge`` (an empty workspace never reaches it)."""
-    sys.path.insert(0, str(JUDGE_DIR.parent))
-    sys.dont_write_bytecode = True
-    import benchlib  # type: ignore[import-not-found]
-
+    benchlib = runtime()
     spec = importlib.util.spec_from_file_location("benchsmith_task_judge", JUDGE_DIR / "judge.py")
     if spec is None or spec.loader is None:
         raise RuntimeError("judge.py cannot be imported")
@@ -208,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         with private_cache(args.fixture_cache) as cache:
             verdict, judged_as = judge(args.workspace, cache, stage, stages)
     except (OSError, subprocess.SubprocessError) as exc:
-        verdict, judged_as = error_verdict(f"could not run the judge: {exc}"), "final"
+        verdict = runtime().refused_verdict(f"could not run the judge: {exc}").to_dict()
+        judged_as = "final"
     write_results(args.out, verdict, judged_as, stage, stages)
     print(json.dumps(rewards(verdict), sort_keys=True))
     return 0

@@ -26,7 +26,8 @@ Sections:
     * workspaces -- materializing a run's workspace and stage files (:class:`WorkspaceSource`);
     * lifecycle  -- one run (:class:`Lifecycle`): workspace, services, stages, compactions,
                     stop, judge, record;
-    * judging    -- the lean runner's judge call (:class:`CommandJudge`);
+    * judging    -- the lean runner's judge call (:class:`CommandJudge`), on benchlib's one
+                    judge contract (:func:`benchlib.judge_once`);
     * lean runner -- figures, records and the command line of ``python run.py``.
 """
 
@@ -287,7 +288,7 @@ def event_line(event: Mapping[str, Any]) -> str:
 
 SCENARIO_FILE: Final = "scenario.json"
 SCENARIO_SCHEMA: Final = "prime-context.python-realworld-task/v1"
-WORKSPACE_PLACEHOLDER: Final = "{workspace}"
+WORKSPACE_PLACEHOLDER: Final = benchlib.WORKSPACE_PLACEHOLDER
 VERSIONED: Final = ("scenario.json", "judge.py", "seed.py")
 _INJECT = re.compile(r"^(visible|stages/[^/]+)/$")
 
@@ -2197,101 +2198,20 @@ def describe(exc: BaseException) -> str:
 # judging
 # ---------------------------------------------------------------------------------------------
 
-JUDGE_STDOUT_LIMIT = 16 << 20
-_VERDICT_KEYS = {
-    "status": str,
-    "progress_level": int,
-    "main_checks_passed": int,
-    "main_checks_total": int,
-    "edge_check_passed": bool,
-    "notes": list,
-}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The judge's result (spec section 6), as the lean runner holds it.
-
-    The fields are those of ``benchsmith.judging.Verdict``, which adds the JSON Schema; a
-    verdict with ``problems`` is an ``error`` verdict (level 0): the judge broke the contract.
-    """
-
-    status: str
-    progress_level: int
-    main_checks_passed: int
-    main_checks_total: int
-    edge_check_passed: bool
-    notes: tuple[str, ...]
-    raw: dict[str, Any] | None
-    exit_code: int | None
-    seconds: float
-    problems: tuple[str, ...] = ()
-
-
-def error_verdict(problem: str, *, exit_code: int | None = None, seconds: float = 0.0) -> Verdict:
-    """The verdict recorded when the judge could not judge, or broke the contract."""
-    return Verdict("error", 0, 0, 0, False, (problem[:500],), None, exit_code, seconds, (problem,))
-
-
-def verdict_problems(value: Any) -> list[str]:
-    """How a printed verdict breaks the judge contract (spec section 6); empty when sound."""
-    if not isinstance(value, dict):
-        return ["the judge printed no JSON object"]
-    for key, kind in _VERDICT_KEYS.items():
-        ok = isinstance(value.get(key), kind) and (kind is bool or not isinstance(value[key], bool))
-        if not ok:
-            return [f"{key} is missing or not a {kind.__name__}"]
-    level, passed, total = (
-        value["progress_level"],
-        value["main_checks_passed"],
-        value["main_checks_total"],
-    )
-    all_main, edge = total >= 1 and passed == total, value["edge_check_passed"]
-    rules = [
-        (value["status"] in ("pass", "fail"), f"status {value['status']!r}: {value['notes'][:1]}"),
-        (0 <= level <= 5, f"progress_level {level} is not 0-5"),
-        (0 <= passed <= total, f"main_checks_passed {passed} of {total}"),
-        (
-            (value["status"] == "pass") == (level == 5),
-            f"status {value['status']!r} at level {level}",
-        ),
-        ((level == 5) == (all_main and edge), f"level {level}: level 5 iff all checks pass"),
-        ((level == 4) == (all_main and not edge), f"level {level}: level 4 iff all main pass"),
-    ]
-    return [message for ok, message in rules if not ok]
-
-
-def hold_verdict(stdout: bytes, exit_code: int | None, seconds: float) -> Verdict:
-    """Hold a judge's standard output and exit status to the contract."""
-    text = stdout.decode("utf-8", errors="replace").strip()
-    try:
-        value = json.loads(text) if text else None
-    except ValueError:
-        value = None
-    if value is None:
-        return error_verdict(
-            f"the judge printed no single JSON object (exit status {exit_code})",
-            exit_code=exit_code, seconds=seconds,
-        )  # fmt: skip
-    problems = verdict_problems(value)
-    if exit_code != 0 and not problems:
-        problems = [f"the judge exited with status {exit_code} after a sound verdict"]
-    if problems:
-        return error_verdict("; ".join(problems), exit_code=exit_code, seconds=seconds)
-    return Verdict(
-        value["status"], value["progress_level"], value["main_checks_passed"],
-        value["main_checks_total"], value["edge_check_passed"],
-        tuple(printable(str(n)) for n in value["notes"]), value, exit_code, seconds,
-    )  # fmt: skip
+# One contract for every reader of a verdict: benchlib's (the judge's command line, process
+# and verdict, shared with ``check``, ``audit``, ``benchsmith run`` and the Harbor verifier).
+Verdict = benchlib.Verdict
+STAGE_OPTION: Final = benchlib.STAGE_OPTION
+unsealed_judging = benchlib.unsealed_judging
 
 
 @dataclass(frozen=True)
 class CommandJudge:
     """The lean runner's judge call: scenario.json's ``judge_command`` from the task folder.
 
-    ``{workspace}`` is replaced, a leading ``python`` becomes ``python``, and ``--python EXE``,
-    ``--fixture-cache DIR`` (and ``--unsealed``) are appended. The judge runs in its own
-    process group, killed (with any child that left it) when it ends or at ``timeout``.
+    The command line is :func:`benchlib.judge_argv`'s with ``--fixture-cache DIR`` (and
+    ``--unsealed``) appended; the judge runs and its verdict is held by
+    :func:`benchlib.judge_once`, as every other reader of a verdict does.
     """
 
     scenario: Scenario
@@ -2303,73 +2223,22 @@ class CommandJudge:
 
     def argv(self, workspace: Path, stage: int | None = None) -> list[str]:
         """The judge's command line for ``workspace`` (``--stage N`` when ``stage`` is given)."""
-        argv = [
-            a.replace(WORKSPACE_PLACEHOLDER, str(workspace)) for a in self.scenario.judge_command
-        ]
-        extra = ["--python", self.python, *self.extra]
+        options = list(self.extra)
         if self.cache is not None:
-            extra += ["--fixture-cache", str(self.cache)]
+            options += ["--fixture-cache", str(self.cache)]
         if self.unsealed:
-            extra.append("--unsealed")
+            options.append("--unsealed")
         if stage is not None:
-            extra += [STAGE_OPTION, str(stage)]
-        return benchlib.resolve_argv(argv, self.python) + extra
+            options += [STAGE_OPTION, str(stage)]
+        return benchlib.judge_argv(self.scenario.judge_command, workspace, self.python, options)
 
     def __call__(self, workspace: Path, output: Path, stage: int | None = None) -> Verdict:
         """Judge ``workspace`` (as of ``stage``, when given); write the judge's stdout to
         ``output`` and stderr beside it."""
-        started = time.monotonic()
-        token = benchlib.run_token()
-        variables = benchlib.clean_env({benchlib.RUN_TOKEN_VARIABLE: token})
-        err_path = output.with_suffix(".stderr")
-        with open(output, "wb") as out, open(err_path, "wb") as err:
-            try:
-                process = subprocess.Popen(
-                    self.argv(workspace, stage), cwd=self.scenario.task_dir,
-                    stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=variables,
-                    start_new_session=True,
-                )  # fmt: skip
-            except OSError as exc:
-                return error_verdict(f"the judge could not start: {exc}")
-            try:
-                code: int | None = process.wait(timeout=self.timeout)
-            except subprocess.TimeoutExpired:
-                code = None
-            finally:
-                benchlib.kill_group(process)
-                process.wait()
-                benchlib.sweep(token)
-        seconds = time.monotonic() - started
-        if code is None:
-            return error_verdict(f"no verdict within {self.timeout:.0f} s", seconds=seconds)
-        if output.stat().st_size > JUDGE_STDOUT_LIMIT:
-            return error_verdict("the judge printed more than 16 MiB", seconds=seconds)
-        verdict = hold_verdict(output.read_bytes(), code, seconds)
-        said = None if verdict.raw is None else verdict.raw.get("stage")
-        if verdict.raw is not None and said != stage:
-            asked = "the final verdict" if stage is None else f"stage {stage}"
-            judged = "the final state" if said is None else f"stage {said}"
-            return error_verdict(
-                f"the judge was asked for {asked} but judged {judged}",
-                exit_code=code, seconds=seconds,
-            )  # fmt: skip
-        problem = "" if self.unsealed else unsealed_judging(verdict.notes)
-        if problem:
-            return error_verdict(problem, exit_code=code, seconds=seconds)
-        return verdict
-
-
-def unsealed_judging(notes: Sequence[str]) -> str:
-    """Why a verdict cannot stand when sealing was required: its judge says it ran the
-    candidates unsealed (a note ``unsealed: <cause>``, e.g. its sandbox probe failed); empty
-    when it does not. Sealing is verified, never assumed."""
-    said = next((n for n in notes if n.startswith("unsealed:")), "")
-    if not said:
-        return ""
-    return f"the judge ran the candidates unsealed although sealing was required ({said})"
-
-
-STAGE_OPTION: Final = "--stage"
+        return benchlib.judge_once(
+            self.argv(workspace, stage), cwd=self.scenario.task_dir, timeout=self.timeout,
+            stage=stage, sealed=not self.unsealed, output=output,
+        )  # fmt: skip
 
 
 def stage_judging(scenario: Scenario, python: str, timeout: float = 60.0) -> StageJudging:
@@ -2377,16 +2246,10 @@ def stage_judging(scenario: Scenario, python: str, timeout: float = 60.0) -> Sta
     lists ``--stage`` in its ``--help`` (as the Harbor verifier asks it) does."""
     if len(scenario.stages) < 2:
         return "single_stage"
-    argv = [a.replace(WORKSPACE_PLACEHOLDER, ".") for a in scenario.judge_command]
-    try:
-        done = subprocess.run(
-            [*benchlib.resolve_argv(argv, python), "--help"], cwd=scenario.task_dir,
-            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
-            env=benchlib.clean_env(), check=False,
-        )  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
-        return "unsupported"
-    return "on" if done.returncode == 0 and STAGE_OPTION in done.stdout else "unsupported"
+    accepts = benchlib.judge_accepts_stage(
+        scenario.judge_command, scenario.task_dir, python, timeout=timeout
+    )
+    return "on" if accepts else "unsupported"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2645,20 +2508,8 @@ def stage_records(state: RunState, judging: StageJudging) -> dict[str, Any]:
     }
 
 
-LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
-
-
-def printable(text: str) -> str:
-    """``text`` safe to write as UTF-8 anywhere (reports, SQLite, a terminal): a name that is
-    not UTF-8 (a ``surrogateescape`` string, from an agent's files, as judges' notes and
-    diagnostics quote them) shows its bytes escaped (``\\xff``)."""
-    if not LONE_SURROGATE.search(text):
-        return text
-    try:
-        raw = text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # a surrogate no file name decodes to
-        raw = text.encode("utf-8", "surrogatepass")
-    return raw.decode("utf-8", "backslashreplace")
+LONE_SURROGATE: Final = benchlib.LONE_SURROGATE
+printable = benchlib.printable
 
 
 def json_text(value: Any, **options: Any) -> str:
