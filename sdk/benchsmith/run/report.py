@@ -216,6 +216,7 @@ class ComparisonRow:
         strict_pairs: Pairs where both arms passed strictly.
         a: Arm A's figures over the strict pairs.
         b: Arm B's figures over the strict pairs.
+        pairs: The strict-pass pairs as (A run id, B run id), sorted by task and repeat.
     """
 
     key: str
@@ -225,6 +226,7 @@ class ComparisonRow:
     strict_pairs: int
     a: Figures
     b: Figures
+    pairs: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +267,7 @@ def compare_row(key: str, pairs: Sequence[Pair]) -> ComparisonRow:
         strict_pairs=len(strict),
         a=figures([a for a, _ in strict]),
         b=figures([b for _, b in strict]),
+        pairs=tuple((a.run_id, b.run_id) for a, b in strict),
     )
 
 
@@ -348,6 +351,8 @@ class Report:
             earlier passing check failed in the end, with those compactions.
         task_order: Each shown arm's primary runs in the order they started (spec 7.1: an
             online-learning arm's results depend on it), as ``NN-slug rNNN``.
+        runs: The finished primary runs of the shown arms, by task, arm (in ``arms`` order)
+            and repeat: the cells of the task x arm matrix.
     """
 
     arms: tuple[str, ...]
@@ -359,6 +364,11 @@ class Report:
     unfinished: tuple[RunMetrics, ...]
     lost: tuple[tuple[RunMetrics, tuple[Retention, ...]], ...] = ()
     task_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    runs: tuple[RunMetrics, ...] = ()
+
+    def run(self, run_id: str) -> RunMetrics | None:
+        """The primary run ``run_id`` of :attr:`runs` (``None`` when not shown)."""
+        return next((r for r in self.runs if r.run_id == run_id), None)
 
 
 def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report:
@@ -394,6 +404,7 @@ def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report
             if r.scored and (lost := tuple(c for c in r.retention if c.retained is False))
         ),
         task_order=tuple((arm, task_order([r for r in main if r.arm == arm])) for arm in chosen),
+        runs=tuple(sorted(main, key=lambda r: (r.task, chosen.index(r.arm), r.repeat))),
     )
 
 
