@@ -149,6 +149,7 @@ def test_matrix_shows_each_arms_runs_side_by_side(written: Path) -> None:
     assert chip[0] == "chip l4" and "5\u2713" not in multi[3]["text"]
     assert multi[4]["cls"] == "worse" and multi[4]["text"].startswith("\u22121")  # a lost pass
     assert rows["corpus"]["cells"][3]["text"].startswith("1/2 strict (50%)")
+    assert multi[2]["text"].endswith("1/1 strict · retained 1/1 (100%)")  # replay kept all
     assert rows["class M"]["cls"] == "total"
     for href in (link for r in matrix["rows"] for c in r["cells"] for _, link in c["links"]):
         assert (written.parent / href).is_file(), href

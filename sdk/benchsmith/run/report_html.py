@@ -49,6 +49,7 @@ from benchsmith.run.present import (
     order_line,
     pair_rows,
     pct,
+    retained_cell,
 )
 from benchsmith.run.report import (
     LEVELS,
@@ -188,7 +189,9 @@ def _tally(row: SummaryRow | None) -> str:
     if row is None or not row.runs:
         return "<small>no runs</small>"
     extra = f" · {row.errored} errored" if row.errored else ""
-    return f"<small>{row.strict_passes}/{row.scored} strict{extra}</small>"
+    if row.compactions_told:
+        extra += f" · {RETAINED} {retained_cell(row)}"
+    return f"<small>{row.strict_passes}/{row.scored} strict{escape(extra)}</small>"
 
 
 def _total_cell(row: SummaryRow | None) -> str:
