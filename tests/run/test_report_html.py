@@ -288,3 +288,48 @@ def test_report_renders_in_a_headless_browser(written: Path, tmp_path: Path) -> 
     assert shot.is_file() and shot.stat().st_size > 10_000
     for log in (done.stderr, page.stderr):
         assert ":CONSOLE" not in log and "Not allowed to load" not in log, log
+
+
+def test_checks_that_failed_show_each_arms_share(written: Path, two_arms: Path) -> None:
+    """cand's broken 02 fails the edge check that ref passes: one row, both arms' shares."""
+    args = ("report", "--runs", two_arms, "--arms", "ref", "cand", "--json")
+    data = json.loads(invoke(*args).output)
+    assert [
+        (c["check"], c["arm"], c["failing"], c["judged"], c["share"]) for c in data["checks"]
+    ] == [
+        ("edge:edge#1", "ref", [], 1, 0.0),
+        ("edge:edge#1", "cand", ["cand--02-pantry-ledger--r001"], 1, 1.0),
+    ]
+    table = next(
+        t for t in parse(written).tables if t["rows"][0]["cells"][1]["text"] == "check"
+    )  # fmt: skip
+    (row,) = table["rows"][1:]
+    assert [c["text"] for c in row["cells"]] == [
+        "02-pantry-ledger", "edge:edge#1", "0/1 (0%)-", "1/1 (100%)r001"
+    ]  # fmt: skip
+    assert row["cls"] == ""  # ref passes it: not every run fails it
+    assert row["cells"][3]["links"] == [("", "report-runs/cand--02-pantry-ledger--r001.html")]
+
+
+def test_a_check_every_run_fails_is_shaded() -> None:
+    from benchsmith.run.present import render_html
+    from benchsmith.run.report import RunMetrics, build_report
+
+    def run(arm: str, repeat: int, checks: tuple[tuple[str, bool], ...]) -> RunMetrics:
+        return RunMetrics(
+            f"{arm}--01-a--r{repeat:03d}", arm, "01-a", "N", repeat, "primary", "finished",
+            "completed", "fail", 4, "d", 600.0, checks=checks,
+        )  # fmt: skip
+
+    runs = [
+        run("A", 1, (("total", False), ("rows", True))),
+        run("A", 2, (("total", False), ("rows", False))),
+        run("B", 1, (("total", False), ("rows", True))),
+    ]
+    report = build_report(runs, ["A", "B"])
+    assert [(c.check, c.arm, len(c.failing), c.judged) for c in report.checks] == [
+        ("total", "A", 2, 2), ("total", "B", 1, 1), ("rows", "A", 1, 2), ("rows", "B", 0, 1),
+    ]  # fmt: skip
+    page = render_html(report)
+    assert page.count('<tr class="fail"><th scope="row">01-a</th><td class="l">total') == 1
+    assert '<tr><th scope="row">01-a</th><td class="l">rows' in page

@@ -254,6 +254,8 @@ def report_json(report: Report) -> dict[str, Any]:
     data["lost"] = [_lost_json(run, lost) for run, lost in report.lost]
     data["task_order"] = {arm: list(order) for arm, order in report.task_order}
     data["runs"] = [_matrix_json(r) for r in report.runs]
+    for plain, share in zip(data["checks"], report.checks, strict=True):
+        plain["share"] = share.share
     for key, rows in (
         ("by_task", report.by_task), ("by_pressure", report.by_pressure),
         ("corpus", report.corpus),

@@ -93,6 +93,8 @@ class RunMetrics:
     settings: tuple[tuple[str, str], ...] = ()
     started_at: str = ""
     aux_by_kind: tuple[tuple[str, int], ...] = ()
+    checks: tuple[tuple[str, bool], ...] = ()
+    """The final verdict's checks as (name, passed), ``fixture:name`` off the main fixture."""
 
     def setting(self, key: str) -> str:
         """A reported agent setting as canonical JSON (``null`` when not reported)."""
@@ -336,6 +338,55 @@ def primary(runs: Iterable[RunMetrics]) -> list[RunMetrics]:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckShare:
+    """How often one check of a task failed among one arm's scored runs that reported it.
+
+    Attributes:
+        task: The task.
+        check: The check (``fixture:name`` off the main fixture).
+        arm: The arm.
+        failing: Run ids whose final verdict failed the check, sorted.
+        judged: Scored runs whose final verdict reported the check.
+    """
+
+    task: str
+    check: str
+    arm: str
+    failing: tuple[str, ...]
+    judged: int
+
+    @property
+    def share(self) -> float:
+        """``len(failing) / judged``."""
+        return len(self.failing) / self.judged if self.judged else 0.0
+
+
+def check_shares(runs: Sequence[RunMetrics], arms: Sequence[str]) -> tuple[CheckShare, ...]:
+    """Per task, check and arm, the scored runs failing the check, for every check some run
+    failed: by task, then the largest share of any arm first, then check and arm order."""
+    judged: dict[tuple[str, str, str], list[tuple[str, bool]]] = {}
+    for run in runs:
+        if run.scored:
+            for name, passed in run.checks:
+                judged.setdefault((run.task, name, run.arm), []).append((run.run_id, passed))
+    failed = {
+        (task, name) for (task, name, _), seen in judged.items() if any(not p for _, p in seen)
+    }
+    shares = [
+        CheckShare(task, name, arm, tuple(sorted(r for r, p in seen if not p)), len(seen))
+        for (task, name, arm), seen in judged.items()
+        if (task, name) in failed
+    ]
+    worst: dict[tuple[str, str], float] = {}
+    for share in shares:
+        key = (share.task, share.check)
+        worst[key] = max(worst.get(key, 0.0), share.share)
+    rank = {arm: n for n, arm in enumerate(arms)}
+    shares.sort(key=lambda c: (c.task, -worst[(c.task, c.check)], c.check, rank.get(c.arm, 0)))
+    return tuple(shares)
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """Everything ``benchsmith report`` shows.
 
@@ -353,6 +404,8 @@ class Report:
             online-learning arm's results depend on it), as ``NN-slug rNNN``.
         runs: The finished primary runs of the shown arms, by task, arm (in ``arms`` order)
             and repeat: the cells of the task x arm matrix.
+        checks: For each check some scored run of the shown arms failed, the share of each
+            arm's runs failing it (:func:`check_shares`).
     """
 
     arms: tuple[str, ...]
@@ -365,6 +418,7 @@ class Report:
     lost: tuple[tuple[RunMetrics, tuple[Retention, ...]], ...] = ()
     task_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
     runs: tuple[RunMetrics, ...] = ()
+    checks: tuple[CheckShare, ...] = ()
 
     def run(self, run_id: str) -> RunMetrics | None:
         """The primary run ``run_id`` of :attr:`runs` (``None`` when not shown)."""
@@ -405,6 +459,7 @@ def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report
         ),
         task_order=tuple((arm, task_order([r for r in main if r.arm == arm])) for arm in chosen),
         runs=tuple(sorted(main, key=lambda r: (r.task, chosen.index(r.arm), r.repeat))),
+        checks=check_shares(main, chosen),
     )
 
 
@@ -491,6 +546,10 @@ def load_metrics(conn: sqlite3.Connection) -> list[RunMetrics]:
     for row in conn.execute(_COMPACTIONS_SQL):
         measured.setdefault(row["run_id"], {}).update(dict(row))
     kept = load_retention(conn)
+    checks = {
+        row["run_id"]: _final_checks(row["raw"])
+        for row in conn.execute("SELECT run_id, raw FROM verdicts")
+    }
     found = []
     for row in conn.execute(_RUNS_SQL):
         run_id = row["run_id"]
@@ -500,10 +559,22 @@ def load_metrics(conn: sqlite3.Connection) -> list[RunMetrics]:
             replace(
                 _metrics(values), retention=kept.get(run_id, ()),
                 settings=_settings(values.get("settings")), started_at=row["started_at"] or "",
-                aux_by_kind=_aux_by_kind(usage.get(run_id, [])),
+                aux_by_kind=_aux_by_kind(usage.get(run_id, [])), checks=checks.get(run_id, ()),
             )
         )  # fmt: skip
     return found
+
+
+def _final_checks(raw: str | None) -> tuple[tuple[str, bool], ...]:
+    """A stored verdict's checks as (name, passed); ``fixture:name`` off the main fixture."""
+    try:
+        printed = json.loads(raw) if raw else None
+    except ValueError:
+        printed = None
+    return tuple(
+        (c["name"] if c["fixture"] == "main" else f"{c['fixture']}:{c['name']}", c["passed"])
+        for c in verdict_checks(printed)
+    )
 
 
 def _settings(stored: str | None) -> tuple[tuple[str, str], ...]:

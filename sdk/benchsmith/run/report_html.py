@@ -554,6 +554,52 @@ def _plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return table([escape(h) for h in headers], [[escape(c) for c in r] for r in rows])
 
 
+def checks_failing(report: Report, linker: Linker) -> list[str]:
+    """Each check some scored run failed, with the share of each arm's runs failing it."""
+    parts = ["<h2>Checks that failed</h2>"]
+    if not report.checks:
+        return [*parts, "<p>No scored run failed a check the judge reported.</p>"]
+    parts.append(
+        "<p>For every check some scored run failed: the runs of each arm failing it, of "
+        "those whose verdict reported it. A check that fails in every run of every arm, "
+        "while their other checks pass, is worth reading against TASK.md: independent "
+        "candidates agreeing against the judge may point at a judge defect.</p>"
+    )
+    shares = {(c.task, c.check, c.arm): c for c in report.checks}
+    keys = sorted({(c.task, c.check) for c in report.checks}, key=lambda k: _order(report, k))
+    rows, kinds = [], []
+    for task, check in keys:
+        cells = [escape(task), escape(check)]
+        every = True
+        for arm in report.arms:
+            share = shares.get((task, check, arm))
+            if share is None:
+                cells.append("<td>-</td>")
+                continue
+            every = every and len(share.failing) == share.judged
+            links = " ".join(
+                link(run_id.rsplit("--", 1)[-1], linker(run_id)) for run_id in share.failing
+            )
+            cells.append(
+                f"<td>{len(share.failing)}/{share.judged} ({pct(share.share)})"
+                f"<small>{links or '-'}</small></td>"
+            )
+        rows.append(cells)
+        kinds.append("fail" if every else "")
+    headers = [head(TASK), head("check"), *(head(arm, "failing/judged") for arm in report.arms)]
+    parts.append(
+        "<details open><summary>"
+        f"{len(keys)} check(s); rows failing in every run are shaded</summary>"
+        + table(headers, rows, cls="grid", row_cls=kinds, left=(1,))
+        + "</details>"
+    )
+    return parts
+
+
+def _order(report: Report, key: tuple[str, str]) -> int:
+    return next(n for n, c in enumerate(report.checks) if (c.task, c.check) == key)
+
+
 # -- the main page --------------------------------------------------------------------------
 
 
@@ -577,6 +623,7 @@ def render_report_page(report: Report, runs_dir: str = "", run_pages: str | None
         body += deltas(report, comparison, linker)
         body += comparison_tables(comparison)
     if report.arms:
+        body += checks_failing(report, linker)
         body += arm_sections(report)
     body += _extra(report, linker)
     return page("benchsmith report", body)
