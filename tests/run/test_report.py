@@ -195,7 +195,12 @@ def test_text_json_and_html_renderings(hand_built: Path) -> None:
     page = render_html(report, "runs")
     assert page.startswith("<!DOCTYPE html>") and "<script" not in page
     assert "http" not in page.replace("http-equiv", "")  # self-contained: nothing to fetch
-    assert page.count('class="bar"') == 4  # per task and arm
+    chips = re.findall(r'<span class="(chip [^"]*)" title="([^"]*)"', page)  # no run pages
+    assert len(chips) == 10  # one per finished primary run, in the task x arm matrix
+    assert [title for cls, title in chips if cls == "chip err"] == [
+        "A--02-b--r003: not scored (error)"
+    ]
+    assert sum(cls == "chip l5 strict" for cls, _ in chips) == 3 + 4  # A, B strict passes
 
 
 def test_report_cli(hand_built: Path, cli: Callable[..., Result], tmp_path: Path) -> None:
@@ -239,7 +244,7 @@ def test_every_usage_field_is_stored_aggregated_and_shown(hand_built: Path) -> N
         for figures in (data["corpus"][0]["figures"], data["comparison"]["corpus"]["a"]):
             assert item.name in figures
         assert metric.header in summary_header
-        assert f"<th>{html.escape(metric.header)}</th>" in page
+        assert f"<th>{html.escape(metric.header)}<small>" in page  # then its unit
         assert re.search(rf"^{re.escape(metric.label)}\s{{2,}}\S", text, re.MULTILINE), item.name
         if metric.event is None:  # measured by the runner, never reported per usage event
             assert item.name not in schema["usageTotals"]["properties"]

@@ -140,19 +140,23 @@ def report(
     as_json: JsonOpt = False,
 ) -> None:
     """Summarize recorded runs by task, pressure class and corpus; compare two arms."""
-    from benchsmith.run.present import render_html, render_text, report_json
+    from benchsmith.run.present import render_text, report_json
+    from benchsmith.run.report_html import html_pages, run_pages_dir
 
     if html is not None:
         _check_html(html)
     built = benchsmith.report(runs, arms=arms or ())
-    if html is not None:
-        _write_page(html, render_html(built, display_path(runs)))
+    if html is not None:  # the run pages first, in <stem>-runs/ beside it, then the page
+        run_pages_dir(html).mkdir(exist_ok=True)
+        for path, text in html_pages(built, runs, html, display_path(runs)):
+            _write_page(path, text)
     if as_json:
         emit_json(report_json(built))
     else:
         typer.echo(render_text(built, display_path(runs)), nl=False)
         if html is not None:
-            typer.echo(f"wrote {display_path(html)}")
+            pages = display_path(run_pages_dir(html))
+            typer.echo(f"wrote {display_path(html)} (run pages in {pages}/)")
 
 
 def _check_html(path: Path) -> None:

@@ -13,9 +13,8 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchsmith.run.metrics import Spec, specs
+from benchsmith.run.metrics import Spec, figures_of, specs
 from benchsmith.run.report import (
-    LEVELS,
     Comparison,
     ComparisonRow,
     Figures,
@@ -29,9 +28,6 @@ from benchsmith.tables import (
     RUN,
     TASK,
     VERDICT,
-    escape,
-    html_document,
-    html_table,
     text_table,
 )
 from benchsmith.tables import LEVELS as LEVELS_WORD
@@ -257,6 +253,9 @@ def report_json(report: Report) -> dict[str, Any]:
         data[key] = [_run_json(r) for r in data[key]]
     data["lost"] = [_lost_json(run, lost) for run, lost in report.lost]
     data["task_order"] = {arm: list(order) for arm, order in report.task_order}
+    data["runs"] = [_matrix_json(r) for r in report.runs]
+    for plain, share in zip(data["checks"], report.checks, strict=True):
+        plain["share"] = share.share
     for key, rows in (
         ("by_task", report.by_task), ("by_pressure", report.by_pressure),
         ("corpus", report.corpus),
@@ -294,6 +293,15 @@ def _lost_json(run: RunMetrics, lost: Sequence[Retention]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _matrix_json(run: RunMetrics) -> dict[str, Any]:
+    """A cell of the task x arm matrix: who, how it ended, its figures."""
+    return {
+        **_run_json(_plain(run)), "pressure": run.pressure, "scored": run.scored,
+        "strict_pass": run.strict_pass,
+        "figures": {**figures_of(run.usage), "prompt_cache_reuse": run.usage.prompt_cache_reuse},
+    }  # fmt: skip
+
+
 def _run_json(run: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in run.items() if k in ("run_id", "arm", "task", "repeat", "kind",
             "status", "end_reason", "verdict_status", "level")}  # fmt: skip
@@ -302,67 +310,12 @@ def _run_json(run: dict[str, Any]) -> dict[str, Any]:
 # -- HTML -----------------------------------------------------------------------------------
 
 
-def level_chart(rows: Sequence[SummaryRow]) -> str:
-    """Per task and arm, a bar of the progress-level distribution (CSS only, no script)."""
-    cells = []
-    for row in rows:
-        total = max(row.scored, 1)
-        spans = "".join(
-            f'<span title="{LEVEL} {level}: {count}" style="width:{100 * count / total:.2f}%;'
-            f'background:{LEVEL_COLORS[level]}"></span>'
-            for level, count in zip(LEVELS, row.levels, strict=True)
-            if count
-        )
-        kept = f" · {RETAINED} {retained_cell(row)}" if row.compactions_told else ""
-        cells.append(
-            f"<div>{escape(row.key)}</div><div>{escape(row.arm)}</div>"
-            f'<div class="bar">{spans}</div>'
-            f"<div>{row.strict_passes}/{row.scored} strict{escape(kept)}</div>"
-        )
-    legend = "".join(
-        f'<span style="background:{color}">L{level}</span>'
-        for level, color in enumerate(LEVEL_COLORS)
-    )
-    return f'<p class="legend">{legend}</p><div class="chart">{"".join(cells)}</div>'
+def render_html(report: Report, runs_dir: str = "", run_pages: str | None = None) -> str:
+    """The report's main page: self-contained HTML (inline CSS and SVG, no script, no request).
 
+    Run ids link to ``run_pages`` + ``<run id>.html`` when given (see
+    :func:`benchsmith.run.report_html.html_pages`, which writes those pages too).
+    """
+    from benchsmith.run.report_html import render_report_page
 
-def render_html(report: Report, runs_dir: str = "") -> str:
-    """The report as one self-contained HTML page (inline CSS, no scripts, no requests)."""
-    body = [f"<p>runs: {escape(runs_dir)}</p>", "<h2>Progress levels by task</h2>"]
-    body.append(level_chart(sorted(report.by_task, key=lambda r: (r.key, r.arm))))
-    for arm in report.arms:
-        for title, rows, label in _arm_sections(report, arm):
-            body.append(f"<h2>Arm {escape(arm)}: {title} (means per scored run)</h2>")
-            body.append(html_table(*summary_rows(rows, label)))
-        headers, cells = aux_rows([r for r in report.by_task if r.arm == arm], TASK)
-        if headers:
-            body.append(f"<h2>Arm {escape(arm)}: {AUX_TITLE}</h2>")
-            body.append(html_table(headers, cells))
-        body.append(f"<h2>Arm {escape(arm)}: {ORDER_TITLE}</h2>")
-        body.append(f"<p>{escape(order_line(report, arm))}</p>")
-    if report.comparison:
-        body += _comparison_html(report.comparison)
-    if report.lost:
-        body.append(f"<h2>{escape(LOST_TITLE.capitalize())}</h2>")
-        body.append(html_table(LOST_HEADERS, lost_cells(report)))
-    if report.diagnostic:
-        body.append("<h2>Diagnostic reruns (not in any aggregate)</h2>")
-        body.append(html_table(DIAGNOSTIC_HEADERS, _diagnostic_cells(report)))
-    if report.unfinished:
-        body.append("<h2>Unfinished runs (pending or interrupted)</h2>")
-        body.append(html_table([RUN, "status"], _unfinished_cells(report)))
-    return html_document("benchsmith report", body)
-
-
-def _comparison_html(comparison: Comparison) -> list[str]:
-    corpus = comparison.corpus
-    return [
-        f"<h2>Comparison: A = {escape(comparison.arm_a)} (reference), "
-        f"B = {escape(comparison.arm_b)} (candidate)</h2>",
-        f"<p>Efficiency only over matched strict-pass pairs: {corpus.strict_pairs} of "
-        f"{corpus.matched} matched (task, repeat) pairs.</p>",
-        *(f'<p class="warn">{escape(w)}</p>' for w in comparison.warnings),
-        html_table(*pair_rows(comparison.by_task, TASK)),
-        html_table(*pair_rows(comparison.by_pressure, "pressure")),
-        html_table(*metric_rows(corpus)) if corpus.strict_pairs else f"<p>{NO_PAIRS}</p>",
-    ]
+    return render_report_page(report, runs_dir, run_pages)

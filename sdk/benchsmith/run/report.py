@@ -93,6 +93,8 @@ class RunMetrics:
     settings: tuple[tuple[str, str], ...] = ()
     started_at: str = ""
     aux_by_kind: tuple[tuple[str, int], ...] = ()
+    checks: tuple[tuple[str, bool], ...] = ()
+    """The final verdict's checks as (name, passed), ``fixture:name`` off the main fixture."""
 
     def setting(self, key: str) -> str:
         """A reported agent setting as canonical JSON (``null`` when not reported)."""
@@ -216,6 +218,7 @@ class ComparisonRow:
         strict_pairs: Pairs where both arms passed strictly.
         a: Arm A's figures over the strict pairs.
         b: Arm B's figures over the strict pairs.
+        pairs: The strict-pass pairs as (A run id, B run id), sorted by task and repeat.
     """
 
     key: str
@@ -225,6 +228,7 @@ class ComparisonRow:
     strict_pairs: int
     a: Figures
     b: Figures
+    pairs: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +269,7 @@ def compare_row(key: str, pairs: Sequence[Pair]) -> ComparisonRow:
         strict_pairs=len(strict),
         a=figures([a for a, _ in strict]),
         b=figures([b for _, b in strict]),
+        pairs=tuple((a.run_id, b.run_id) for a, b in strict),
     )
 
 
@@ -333,6 +338,55 @@ def primary(runs: Iterable[RunMetrics]) -> list[RunMetrics]:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckShare:
+    """How often one check of a task failed among one arm's scored runs that reported it.
+
+    Attributes:
+        task: The task.
+        check: The check (``fixture:name`` off the main fixture).
+        arm: The arm.
+        failing: Run ids whose final verdict failed the check, sorted.
+        judged: Scored runs whose final verdict reported the check.
+    """
+
+    task: str
+    check: str
+    arm: str
+    failing: tuple[str, ...]
+    judged: int
+
+    @property
+    def share(self) -> float:
+        """``len(failing) / judged``."""
+        return len(self.failing) / self.judged if self.judged else 0.0
+
+
+def check_shares(runs: Sequence[RunMetrics], arms: Sequence[str]) -> tuple[CheckShare, ...]:
+    """Per task, check and arm, the scored runs failing the check, for every check some run
+    failed: by task, then the largest share of any arm first, then check and arm order."""
+    judged: dict[tuple[str, str, str], list[tuple[str, bool]]] = {}
+    for run in runs:
+        if run.scored:
+            for name, passed in run.checks:
+                judged.setdefault((run.task, name, run.arm), []).append((run.run_id, passed))
+    failed = {
+        (task, name) for (task, name, _), seen in judged.items() if any(not p for _, p in seen)
+    }
+    shares = [
+        CheckShare(task, name, arm, tuple(sorted(r for r, p in seen if not p)), len(seen))
+        for (task, name, arm), seen in judged.items()
+        if (task, name) in failed
+    ]
+    worst: dict[tuple[str, str], float] = {}
+    for share in shares:
+        key = (share.task, share.check)
+        worst[key] = max(worst.get(key, 0.0), share.share)
+    rank = {arm: n for n, arm in enumerate(arms)}
+    shares.sort(key=lambda c: (c.task, -worst[(c.task, c.check)], c.check, rank.get(c.arm, 0)))
+    return tuple(shares)
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """Everything ``benchsmith report`` shows.
 
@@ -348,6 +402,10 @@ class Report:
             earlier passing check failed in the end, with those compactions.
         task_order: Each shown arm's primary runs in the order they started (spec 7.1: an
             online-learning arm's results depend on it), as ``NN-slug rNNN``.
+        runs: The finished primary runs of the shown arms, by task, arm (in ``arms`` order)
+            and repeat: the cells of the task x arm matrix.
+        checks: For each check some scored run of the shown arms failed, the share of each
+            arm's runs failing it (:func:`check_shares`).
     """
 
     arms: tuple[str, ...]
@@ -359,6 +417,12 @@ class Report:
     unfinished: tuple[RunMetrics, ...]
     lost: tuple[tuple[RunMetrics, tuple[Retention, ...]], ...] = ()
     task_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    runs: tuple[RunMetrics, ...] = ()
+    checks: tuple[CheckShare, ...] = ()
+
+    def run(self, run_id: str) -> RunMetrics | None:
+        """The primary run ``run_id`` of :attr:`runs` (``None`` when not shown)."""
+        return next((r for r in self.runs if r.run_id == run_id), None)
 
 
 def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report:
@@ -394,6 +458,8 @@ def build_report(runs: Sequence[RunMetrics], arms: Sequence[str] = ()) -> Report
             if r.scored and (lost := tuple(c for c in r.retention if c.retained is False))
         ),
         task_order=tuple((arm, task_order([r for r in main if r.arm == arm])) for arm in chosen),
+        runs=tuple(sorted(main, key=lambda r: (r.task, chosen.index(r.arm), r.repeat))),
+        checks=check_shares(main, chosen),
     )
 
 
@@ -480,6 +546,10 @@ def load_metrics(conn: sqlite3.Connection) -> list[RunMetrics]:
     for row in conn.execute(_COMPACTIONS_SQL):
         measured.setdefault(row["run_id"], {}).update(dict(row))
     kept = load_retention(conn)
+    checks = {
+        row["run_id"]: _final_checks(row["raw"])
+        for row in conn.execute("SELECT run_id, raw FROM verdicts")
+    }
     found = []
     for row in conn.execute(_RUNS_SQL):
         run_id = row["run_id"]
@@ -489,10 +559,22 @@ def load_metrics(conn: sqlite3.Connection) -> list[RunMetrics]:
             replace(
                 _metrics(values), retention=kept.get(run_id, ()),
                 settings=_settings(values.get("settings")), started_at=row["started_at"] or "",
-                aux_by_kind=_aux_by_kind(usage.get(run_id, [])),
+                aux_by_kind=_aux_by_kind(usage.get(run_id, [])), checks=checks.get(run_id, ()),
             )
         )  # fmt: skip
     return found
+
+
+def _final_checks(raw: str | None) -> tuple[tuple[str, bool], ...]:
+    """A stored verdict's checks as (name, passed); ``fixture:name`` off the main fixture."""
+    try:
+        printed = json.loads(raw) if raw else None
+    except ValueError:
+        printed = None
+    return tuple(
+        (c["name"] if c["fixture"] == "main" else f"{c['fixture']}:{c['name']}", c["passed"])
+        for c in verdict_checks(printed)
+    )
 
 
 def _settings(stored: str | None) -> tuple[tuple[str, str], ...]:
