@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import EXAMPLES
-from benchsmith.audit import AuditOptions, AuditReport, audit_tasks
+from benchsmith.auditing import AuditOptions, AuditReport, audit_tasks
 from benchsmith.pythons import default_python
 
 TASK = EXAMPLES / "01-grade-summary"

@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import REPO
-from benchsmith.audit import AuditOptions, AuditReport, audit_tasks
-from benchsmith.audit.classify import run_fixture
-from benchsmith.audit.embedded import read_task_data
-from benchsmith.audit.runner import _context, _prepare
+from benchsmith.auditing import AuditOptions, AuditReport, audit_tasks
+from benchsmith.auditing.classify import run_fixture
+from benchsmith.auditing.embedded import read_task_data
+from benchsmith.auditing.runner import _context, _prepare
 from benchsmith.judging import run_judge
 from benchsmith.pythons import default_python
 from benchsmith.runtime import benchlib

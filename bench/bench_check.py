@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchsmith.check.battery import CheckOptions, check_tasks
-from benchsmith.check.results import CheckReport
+from benchsmith.checking.battery import CheckOptions, check_tasks
+from benchsmith.checking.results import CheckReport
 from benchsmith.pythons import default_python
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import EXAMPLES, REPO, median_seconds, synthetic_corpus
 from benchsmith.building import build
-from benchsmith.lint import lint_paths, purity
+from benchsmith.linting import lint_paths, purity
 
 
 def cold_lint(paths: list[Path]) -> None:

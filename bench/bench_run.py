@@ -35,10 +35,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import EXAMPLES, REPO
-from benchsmith.run import batch as batch_module
-from benchsmith.run import records
-from benchsmith.run.batch import BatchOptions, run_batch
-from benchsmith.run.data import RunOutcome
+from benchsmith.running import batch as batch_module
+from benchsmith.running import records
+from benchsmith.running.batch import BatchOptions, run_batch
+from benchsmith.running.data import RunOutcome
 
 TASKS = (EXAMPLES / "01-grade-summary", EXAMPLES / "02-pantry-ledger")
 INCIDENT = REPO / "tasks" / "13-incident-timeline"

@@ -41,7 +41,7 @@ def test_the_functions_stay_functions_after_every_submodule_is_imported() -> Non
     from benchsmith import check, lint, run, vocab, workspace
 
     assert [f.__module__ for f in (check, lint, run, vocab, workspace)] == ["benchsmith.api"] * 5
-    from benchsmith.check import battery  # submodules stay importable with "from"
+    from benchsmith.checking import battery  # submodules stay importable with "from"
 
     assert battery.check_tasks.__name__ == "check_tasks"
 

@@ -13,7 +13,7 @@ import typer
 
 import benchsmith
 from benchsmith.cli import app
-from benchsmith.lint.registry import RULES
+from benchsmith.linting.registry import RULES
 from tests.conftest import MINIMAL_TASK, REPO, lock
 
 README = (REPO / "README.md").read_text(encoding="utf-8")

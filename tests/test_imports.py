@@ -114,7 +114,7 @@ def test_the_graph_sees_deferred_imports_and_skips_type_checking_ones() -> None:
     assert len(graph) > 50
     assert "benchsmith.building" in graph["benchsmith.api"]  # imported inside build()
     assert "benchsmith.cli.authoring" in graph["benchsmith.cli"]  # from benchsmith.cli import ...
-    assert "benchsmith.run.batch" not in graph["benchsmith.cli.running"]  # TYPE_CHECKING only
+    assert "benchsmith.running.batch" not in graph["benchsmith.cli.running"]  # TYPE_CHECKING only
     assert "benchsmith.errors" in graph["benchsmith.cli.running"]
 
 
@@ -158,3 +158,113 @@ def test_python_m_benchsmith_runs_the_cli(tmp_path: Path) -> None:
     assert "Usage: python -m benchsmith" in done.stdout
     version = _python("-m", "benchsmith", "--version", cwd=tmp_path)
     assert version.stdout.startswith("benchsmith 0.")
+
+
+# --- layers ----------------------------------------------------------------------------------
+
+# Each unit of the package (a top-level module or subpackage) sits in one layer; a unit imports
+# units of its own layer or below, and a stage imports no other stage. ARCHITECTURE.md draws it.
+BASE = {
+    "_version", "errors", "diagnostics", "resources", "signals", "children", "pythons",
+    "tables", "runtime", "corpus",
+}  # fmt: skip
+TASK_LAYER = {
+    "dsl", "generate", "building", "lockfile", "locking", "workspaces", "judging", "sealing",
+    "patches", "seeds", "environments",
+}  # fmt: skip
+STAGES = {
+    "scaffold": "author", "vocabulary": "author", "linting": "validate", "checking": "validate",
+    "auditing": "audit", "running": "run", "export": "export",
+}  # fmt: skip
+TOP = {"api", "cli", "entry", "__init__", "__main__"}
+# Known exceptions, each with its reason; the list may only shrink.
+ALLOWED = {
+    ("building", "linting"): "build refuses a service script no fixture provides (BS104's rule)",
+    ("linting", "auditing"): "BS903/BS904 read the audit's mutants and its record",
+    ("export", "linting"): "the pre-export gate lints the tasks it exports",
+}
+
+
+def layer_of(unit: str) -> tuple[int, str]:
+    """(rank, name): 0 base, 1 the task layer, 2 a stage (named), 3 the front ends."""
+    if unit in BASE:
+        return 0, "base"
+    if unit in TASK_LAYER:
+        return 1, "task"
+    if unit in STAGES:
+        return 2, STAGES[unit]
+    assert unit in TOP, f"benchsmith.{unit} is in no layer: add it to tests/test_imports.py"
+    return 3, "front"
+
+
+def unit_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def layer_violations(graph: Graph) -> set[tuple[str, str]]:
+    """(importer unit, imported unit) pairs that break the layer rule."""
+    found = set()
+    for module, targets in graph.items():
+        for target in targets:
+            here, there = unit_of(module), unit_of(target)
+            (rank, name), (other_rank, other_name) = layer_of(here), layer_of(there)
+            upward = other_rank > rank
+            sideways = rank == other_rank == 2 and name != other_name
+            if here != there and (upward or sideways):
+                found.add((here, there))
+    return found
+
+
+def test_layers_only_point_down_and_stages_never_import_each_other() -> None:
+    violations = layer_violations(import_graph(SOURCE, PACKAGE))
+    assert violations <= set(ALLOWED), sorted(violations - set(ALLOWED))
+    assert set(ALLOWED) <= violations, f"fixed, drop from ALLOWED: {set(ALLOWED) - violations}"
+
+
+def test_a_sideways_or_upward_import_is_a_violation() -> None:
+    graph = {
+        "benchsmith.auditing.runner": {"benchsmith.checking.battery", "benchsmith.judging"},
+        "benchsmith.judging": {"benchsmith.running.records", "benchsmith.runtime"},
+        "benchsmith.checking.battery": {"benchsmith.linting.registry"},
+    }
+    assert layer_violations(graph) == {("auditing", "checking"), ("judging", "running")}
+
+
+def longest_chain(graph: Graph) -> list[str]:
+    """The longest import path (the graph has no cycle)."""
+    best: dict[str, list[str]] = {}
+
+    def visit(module: str) -> list[str]:
+        if module not in best:
+            tails = [visit(t) for t in sorted(graph.get(module, ()))]
+            best[module] = [module, *max(tails, key=len, default=[])]
+        return best[module]
+
+    return max((visit(m) for m in sorted(graph)), key=len)
+
+
+def test_every_submodule_imports_by_its_dotted_name() -> None:
+    """No submodule is shadowed by a function of the same name (``import a.b.c as m`` works,
+    and so do string ``mock.patch`` targets)."""
+    # __main__ runs the CLI; harbor_sandbox is copied into Harbor's own venv (it imports harbor)
+    skipped = ("benchsmith.__main__", "benchsmith.export.harbor_sandbox")
+    modules = sorted(m for m in import_graph(SOURCE, PACKAGE) if m not in skipped)
+    script = (
+        "import importlib, sys, benchsmith\n"
+        f"for name in {modules!r}:\n"
+        "    module = importlib.import_module(name)\n"
+        "    assert sys.modules[name] is module, name\n"
+        "import benchsmith.linting.registry as registry\n"
+        "assert registry.__name__ == 'benchsmith.linting.registry'\n"
+        "assert callable(benchsmith.check) and callable(benchsmith.lint)\n"
+        "assert callable(benchsmith.run) and callable(benchsmith.audit)\n"
+    )
+    done = _python("-c", script, cwd=REPO)
+    assert done.returncode == 0, done.stderr + done.stdout
+
+
+def test_the_longest_import_chain_is_reported() -> None:
+    chain = longest_chain(import_graph(SOURCE, PACKAGE))
+    assert len(chain) >= 3
+    assert longest_chain({"a": {"b"}, "b": {"c"}, "c": set(), "d": {"c"}}) == ["a", "b", "c"]

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from benchsmith.cli import app
 from benchsmith.pythons import default_python
-from benchsmith.run.records import DB_NAME
+from benchsmith.running.records import DB_NAME
 
 MAIN_BLOCK = 'if __name__ == "__main__":\n    sys.exit(judge.main())\n'
 DEBUG_LINE = "debug: judging"

@@ -15,7 +15,7 @@ import pytest
 from benchsmith import sealing
 from benchsmith.pythons import default_python
 from benchsmith.runtime import benchlib
-from benchsmith.workspace import create_workspace
+from benchsmith.workspaces import create_workspace
 from tests.check.conftest import copy_example
 from tests.check.conftest import invoke as check
 from tests.run.conftest import SINGLE

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 from benchsmith import tables
-from benchsmith.check.present import html_page, table_text
-from benchsmith.check.results import CheckReport, ControlResult, TaskReport
-from benchsmith.run.present import render_html, render_text
-from benchsmith.run.report import Report, RunMetrics, build_report
+from benchsmith.checking.present import html_page, table_text
+from benchsmith.checking.results import CheckReport, ControlResult, TaskReport
+from benchsmith.running.present import render_text
+from benchsmith.running.report import Report, RunMetrics, build_report
+from benchsmith.running.report_html import render_html
 from benchsmith.tables import Cell, html_document, html_table, text_table
 
 

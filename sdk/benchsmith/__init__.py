@@ -14,20 +14,15 @@ The command line (:mod:`benchsmith.cli`) is a thin layer over these functions; n
 here imports typer. Everything but the functions is imported on first use, and the
 functions import what they need when called, so ``import benchsmith`` is quick.
 
-Several functions share their name with the subpackage implementing them (``check``,
-``lint``, ``run``, ``workspace``, ``vocab``). Python binds a submodule to its package's
-attribute when the submodule is imported, which would replace ``benchsmith.check`` the
-function with ``benchsmith.check`` the package; this package refuses that rebinding, so the
-top-level names always stay the functions. Import submodules with ``from`` (``from
-benchsmith.check.battery import check_tasks``), not as ``import benchsmith.check.battery``
-followed by attribute access.
+No subpackage shares a function's name (the battery is ``benchsmith.checking``, the rules
+``benchsmith.linting``, the runner ``benchsmith.running``, the audit ``benchsmith.auditing``),
+so every submodule imports either way: ``import benchsmith.linting.registry`` as well as
+``from benchsmith.checking.battery import check_tasks``.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from benchsmith._version import __version__
@@ -52,9 +47,8 @@ from benchsmith.api import (
 
 if TYPE_CHECKING:
     from benchsmith.building import BuildResult, FileChange
-    from benchsmith.check.battery import ProgressEvent
-    from benchsmith.check.results import CheckReport, ControlResult, TaskReport
-    from benchsmith.check.seeds import SeedError
+    from benchsmith.checking.battery import ProgressEvent
+    from benchsmith.checking.results import CheckReport, ControlResult, TaskReport
     from benchsmith.diagnostics import Diagnostic, Severity
     from benchsmith.dsl.model import TaskSpec
     from benchsmith.errors import (
@@ -66,12 +60,13 @@ if TYPE_CHECKING:
         TaskSpecError,
         UsageError,
     )
-    from benchsmith.lint.registry import Rule
+    from benchsmith.linting.registry import Rule
     from benchsmith.lockfile import LockResult
-    from benchsmith.run.batch import BatchResult
-    from benchsmith.run.data import RunOutcome, RunPlan
-    from benchsmith.run.records import RecordsError
-    from benchsmith.run.report import Report
+    from benchsmith.running.batch import BatchResult
+    from benchsmith.running.data import RunOutcome, RunPlan
+    from benchsmith.running.records import RecordsError
+    from benchsmith.running.report import Report
+    from benchsmith.seeds import SeedError
 
 FUNCTIONS = (
     "audit", "build", "check", "export_harbor", "export_standalone", "lint", "lock", "new",
@@ -91,19 +86,19 @@ _LAZY = {
     "UsageError": "benchsmith.errors",
     "BuildResult": "benchsmith.building",
     "FileChange": "benchsmith.building",
-    "ProgressEvent": "benchsmith.check.battery",
-    "CheckReport": "benchsmith.check.results",
-    "ControlResult": "benchsmith.check.results",
-    "TaskReport": "benchsmith.check.results",
-    "SeedError": "benchsmith.check.seeds",
+    "ProgressEvent": "benchsmith.checking.battery",
+    "CheckReport": "benchsmith.checking.results",
+    "ControlResult": "benchsmith.checking.results",
+    "TaskReport": "benchsmith.checking.results",
+    "SeedError": "benchsmith.seeds",
     "TaskSpec": "benchsmith.dsl.model",
-    "Rule": "benchsmith.lint.registry",
+    "Rule": "benchsmith.linting.registry",
     "LockResult": "benchsmith.lockfile",
-    "BatchResult": "benchsmith.run.batch",
-    "RunOutcome": "benchsmith.run.data",
-    "RunPlan": "benchsmith.run.data",
-    "RecordsError": "benchsmith.run.records",
-    "Report": "benchsmith.run.report",
+    "BatchResult": "benchsmith.running.batch",
+    "RunOutcome": "benchsmith.running.data",
+    "RunPlan": "benchsmith.running.data",
+    "RecordsError": "benchsmith.running.records",
+    "Report": "benchsmith.running.report",
 }
 
 __all__ = [
@@ -163,15 +158,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
-
-
-class _Package(types.ModuleType):
-    """The ``benchsmith`` module: its library functions are never replaced by submodules."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in FUNCTIONS and isinstance(value, types.ModuleType):
-            return  # the import system binding a same-named submodule; sys.modules has it
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -20,19 +20,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    from benchsmith.audit.results import AuditReport
-    from benchsmith.audit.runner import AuditProgress
+    from benchsmith.auditing.results import AuditReport
+    from benchsmith.auditing.runner import AuditProgress
     from benchsmith.building import BuildResult
-    from benchsmith.check.battery import ProgressEvent
-    from benchsmith.check.results import CheckReport
+    from benchsmith.checking.battery import ProgressEvent
+    from benchsmith.checking.results import CheckReport
     from benchsmith.diagnostics import Diagnostic
     from benchsmith.export.harbor import HarborExport
     from benchsmith.export.standalone import StandaloneExport
-    from benchsmith.lint.registry import Rule
+    from benchsmith.linting.registry import Rule
     from benchsmith.lockfile import LockResult
-    from benchsmith.run.batch import BatchResult
-    from benchsmith.run.data import ArchiveMode, RunOutcome, RunPlan
-    from benchsmith.run.report import Report
+    from benchsmith.running.batch import BatchResult
+    from benchsmith.running.data import ArchiveMode, RunOutcome, RunPlan
+    from benchsmith.running.report import Report
 
 __all__ = [
     "DEFAULT_CORPUS",
@@ -152,7 +152,7 @@ def lint(
     Raises:
         UsageError: When a path is neither a task nor a corpus root.
     """
-    from benchsmith.lint import lint_paths
+    from benchsmith.linting import lint_paths
 
     return lint_paths([_lint_target(p) for p in _paths(paths)], select=frozenset(select))
 
@@ -211,7 +211,7 @@ def check(
         BenchsmithError: When a task cannot be checked at all (invalid task.toml, no
             judge.py).
     """
-    from benchsmith.check.battery import (
+    from benchsmith.checking.battery import (
         CheckOptions,
         check_tasks,
         default_jobs,
@@ -322,7 +322,7 @@ def run(
         StaleError: When a task's generated files are stale or edited (without ``force``).
         RecordsError: When the runs database cannot be used.
     """
-    from benchsmith.run.batch import BatchOptions, check_options, run_batch
+    from benchsmith.running.batch import BatchOptions, check_options, run_batch
 
     options = BatchOptions(
         adapter=agent, arm=arm, repeat=repeat, runs_dir=Path(runs), jobs=jobs, timeout=timeout,
@@ -393,7 +393,7 @@ def report(runs: PathArg = DEFAULT_RUNS, *, arms: Sequence[str] = ()) -> Report:
             strict-pass pairs (none: summarize every arm).
 
     Returns:
-        The report; :mod:`benchsmith.run.present` renders it as text, JSON or HTML.
+        The report; :mod:`benchsmith.running.present` renders it as text, JSON or HTML.
 
     Raises:
         RecordsError: When ``runs`` holds no usable runs database.
@@ -401,8 +401,8 @@ def report(runs: PathArg = DEFAULT_RUNS, *, arms: Sequence[str] = ()) -> Report:
     """
     from benchsmith.diagnostics import display_path
     from benchsmith.errors import UsageError
-    from benchsmith.run.records import RecordsWriteError, open_runs, reap_stale
-    from benchsmith.run.report import build_report, load_metrics
+    from benchsmith.running.records import RecordsWriteError, open_runs, reap_stale
+    from benchsmith.running.report import build_report, load_metrics
     from benchsmith.runtime.run import sweep_stale_temp
 
     if Path(runs).exists() and not Path(runs).is_dir():
@@ -474,7 +474,7 @@ def workspace(
         UsageError: When ``dest`` exists, the stage is out of range or the task is unbuilt.
     """
     from benchsmith.corpus import resolve_task
-    from benchsmith.workspace import create_workspace
+    from benchsmith.workspaces import create_workspace
 
     task_dir = resolve_task(_task_argument(task), Path(corpus))
     return create_workspace(task_dir, Path(dest), stage=stage, python=python)
@@ -486,7 +486,7 @@ def rules() -> list[Rule]:
     Returns:
         The rules, in the order ``benchsmith rules`` lists them.
     """
-    from benchsmith.lint import RULES
+    from benchsmith.linting import RULES
 
     return list(RULES.values())
 
@@ -517,7 +517,7 @@ def vocab(
         UsageError: For an invalid name, provider or locale.
         TaskSpecError: When ``task`` holds no valid task.toml.
     """
-    from benchsmith.vocab import freeze_vocabulary
+    from benchsmith.vocabulary import freeze_vocabulary
 
     return freeze_vocabulary(
         Path(task), name, provider=provider, count=count, locale=locale, seed=seed
@@ -645,7 +645,7 @@ def audit(
         TaskSpecError: When a task.toml is invalid.
         UsageError: When ``python`` cannot be run, or the options contradict each other.
     """
-    from benchsmith.audit.runner import AuditOptions, audit_tasks, default_jobs
+    from benchsmith.auditing.runner import AuditOptions, audit_tasks, default_jobs
     from benchsmith.pythons import resolve_python
 
     task_dirs = _task_dirs(tasks, all_tasks=all_tasks, corpus=corpus)

@@ -128,8 +128,8 @@ def build(
 
 def _check_service_scripts(specs: list[TaskSpec]) -> None:
     """Refuse services whose script no fixture provides (lint's BS104 finds the same)."""
-    from benchsmith.lint.context import TaskContext
-    from benchsmith.lint.task_rules import service_scripts
+    from benchsmith.linting.context import TaskContext
+    from benchsmith.linting.task_rules import service_scripts
 
     problems = [d for s in specs for d in service_scripts(TaskContext(s.task_dir, s))]
     if problems:

@@ -47,10 +47,14 @@ from benchsmith.runtime import benchlib
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
+    from benchsmith.dsl.model import TaskSpec
+
 SCENARIO_FILE = "scenario.json"
 WORKSPACE_PLACEHOLDER = benchlib.WORKSPACE_PLACEHOLDER
 STDOUT_LIMIT = benchlib.VERDICT_STDOUT_LIMIT
 NOTE_LIMIT = benchlib.NOTE_LIMIT
+JUDGE_MARGIN = 30.0
+SERVICE_START = 15.0
 
 Status = Literal["pass", "fail", "error"]
 
@@ -105,6 +109,12 @@ def read_judge_command(task_dir: Path) -> tuple[str, ...]:
     if problem:
         raise JudgeCommandError(f"{display_path(path)}: {problem}")
     return tuple(scenario["judge_command"])
+
+
+def judge_timeout(spec: TaskSpec) -> float:
+    """The longest a sound judge may take: every command twice (main and edge), plus slack."""
+    commands = sum(c.timeout for c in spec.commands)
+    return 2 * (commands + SERVICE_START * len(spec.services)) + JUDGE_MARGIN
 
 
 @dataclass(frozen=True, slots=True)

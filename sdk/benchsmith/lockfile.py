@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchsmith.check.seeds import FIXTURES, seed_entries
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.load import load_task
 from benchsmith.generate.write import write_all
 from benchsmith.locking import locked
 from benchsmith.runtime import benchlib
-from benchsmith.workspace import require_built
+from benchsmith.seeds import FIXTURES, seed_entries
+from benchsmith.workspaces import require_built
 
 LOCK_FILE = "benchsmith.lock"
 SEED_SOURCE = "seed.py"

@@ -80,6 +80,30 @@ pre{white-space:pre-wrap;background:#f6f8fa;padding:.5rem;margin:.25rem 0}
 gap:.25rem .75rem;align-items:center}
 .bar{display:flex;height:1rem;background:#f6f8fa}.bar span{display:block}
 .legend span{display:inline-block;padding:0 .4rem;margin-right:.3rem;color:#fff}
+/* the run report (running/report_html.py) */
+body{max-width:80rem}
+.meta{color:#57606a}
+th small,td small{display:block;color:#57606a;font-weight:normal;font-size:.78rem}
+table.grid th,table.grid td{border:1px solid #d0d7de;vertical-align:top}
+table.grid tr.total th,table.grid tr.total td{background:#f6f8fa;font-weight:600}
+table.grid tr.corpus th,table.grid tr.corpus td{border-top:2px solid #57606a}
+td.runs{text-align:left;white-space:normal;min-width:8rem}
+.chip{display:inline-block;min-width:1.7em;margin:0 .15rem .15rem 0;padding:0 .2rem;
+border-radius:3px;color:#fff;text-align:center;font-weight:600;text-decoration:none;
+font-size:.85rem;line-height:1.35rem;border:2px solid transparent}
+.chip.strict{border-color:#0b3d1a}.chip.err{background:#8c959f}
+.chip.l0{background:#b91c1c}.chip.l1{background:#ea580c}.chip.l2{background:#d97706}
+.chip.l3{background:#ca8a04}.chip.l4{background:#65a30d}.chip.l5{background:#15803d}
+.better{color:#1a7f37}.worse{color:#cf222e}.same{color:#57606a}
+td.delta{min-width:7rem}td.delta svg{display:block;margin-left:auto}
+.minibar{display:flex;width:6rem;height:.7rem;background:#f6f8fa;margin-left:auto}
+.minibar span{display:block}
+.verdict{font-size:1.1rem;font-weight:600}.verdict.pass{color:#1a7f37}
+.verdict.fail,.verdict.error{color:#cf222e}
+tr.fail td,tr.fail th{background:#fff1ef}
+th.l,td.l{text-align:left}
+table.matrix2 th{text-align:left}
+ul.files{list-style:none;padding:0}ul.files li{display:inline-block;margin-right:1rem}
 """
 
 

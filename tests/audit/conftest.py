@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from benchsmith.audit.embedded import read_task_data, with_task_data
+from benchsmith.auditing.embedded import read_task_data, with_task_data
 from benchsmith.cli import app
 from benchsmith.pythons import default_python
 from tests.check.conftest import copy_example

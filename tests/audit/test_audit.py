@@ -6,8 +6,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from benchsmith.audit import AuditOptions, audit_tasks
-from benchsmith.audit.mutants import unified_diff
+from benchsmith.auditing import AuditOptions, audit_tasks
+from benchsmith.auditing.mutants import unified_diff
 from benchsmith.pythons import default_python
 from tests.audit.conftest import CopyExample, audit_json, edit_authored, edit_task_data, invoke
 
@@ -191,7 +191,7 @@ class _Balanced(HTMLParser):
 
 
 def test_progress_off_a_terminal_is_one_line_per_tenth(capsys: Any) -> None:
-    from benchsmith.audit.runner import AuditProgress
+    from benchsmith.auditing.runner import AuditProgress
     from benchsmith.cli.auditing import _progress
 
     for done in range(1, 21):

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from benchsmith.audit import expectations
+from benchsmith.auditing import expectations
 from benchsmith.runtime import benchlib
 
 

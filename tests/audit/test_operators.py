@@ -6,8 +6,8 @@ import ast
 
 import pytest
 
-from benchsmith.audit import operators
-from benchsmith.audit.mutants import file_mutants, unified_diff
+from benchsmith.auditing import operators
+from benchsmith.auditing.mutants import file_mutants, unified_diff
 
 
 def _mutated(source: str, operator: str) -> list[str]:

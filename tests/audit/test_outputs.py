@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from benchsmith.audit.outputs import observe
+from benchsmith.auditing.outputs import observe
 from benchsmith.runtime import benchlib
 
 TASK = {

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchsmith.audit import AuditOptions, audit_tasks
-from benchsmith.audit.record import (
+from benchsmith.auditing import AuditOptions, audit_tasks
+from benchsmith.auditing.record import (
     FATES,
     RECORD_FILE,
     Record,
@@ -23,7 +23,7 @@ from benchsmith.audit.record import (
     record_text,
     verification_sample,
 )
-from benchsmith.lint import lint_paths
+from benchsmith.linting import lint_paths
 from benchsmith.pythons import default_python
 from tests.audit.conftest import CopyExample, audit_json, edit_authored, invoke
 from tests.check.conftest import copy_example

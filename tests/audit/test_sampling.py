@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.audit.mutants import task_mutants
-from benchsmith.audit.sampling import quotas, sample_mutants
+from benchsmith.auditing.mutants import task_mutants
+from benchsmith.auditing.sampling import quotas, sample_mutants
 from benchsmith.dsl.load import load_task
-from benchsmith.workspace import layout_for
+from benchsmith.workspaces import layout_for
 from tests.audit.conftest import CopyExample, audit_json, invoke
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from benchsmith import resources
-from benchsmith.check.controls import CONTROLS
+from benchsmith.checking.controls import CONTROLS
 from tests.check.conftest import TASKS
 
 pytestmark = pytest.mark.slow

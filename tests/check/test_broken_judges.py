@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.check.battery import CheckOptions, check_tasks
-from benchsmith.check.results import TaskReport
+from benchsmith.checking.battery import CheckOptions, check_tasks
+from benchsmith.checking.results import TaskReport
 from tests.check.conftest import CopyExample, invoke
 
 MAIN_BLOCK = 'if __name__ == "__main__":\n    sys.exit(judge.main())\n'

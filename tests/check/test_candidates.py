@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.check import candidates
-from benchsmith.check.candidates import CandidateError, entry_point, entry_points, facade_content
+from benchsmith.checking import candidates
+from benchsmith.checking.candidates import CandidateError, entry_point, entry_points, facade_content
 from benchsmith.dsl.load import load_task
 from benchsmith.dsl.model import Command
 from tests.check.conftest import EXAMPLES

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from benchsmith.building import build
-from benchsmith.check import controls
-from benchsmith.check.battery import CheckOptions, check_tasks
-from benchsmith.check.environments import VARIED
-from benchsmith.check.results import ControlResult
-from benchsmith.check.seeds import Entries
+from benchsmith.checking import controls
+from benchsmith.checking.battery import CheckOptions, check_tasks
+from benchsmith.checking.results import ControlResult
+from benchsmith.environments import VARIED
 from benchsmith.lockfile import lock_tasks
+from benchsmith.seeds import Entries
 from tests.check.conftest import CopyExample
 
 # Authored generators that break determinism the ways the verifier audit lists.

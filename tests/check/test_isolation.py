@@ -6,11 +6,11 @@ import gzip
 import shutil
 from pathlib import Path
 
-from benchsmith.check.isolation import isolation_problems
+from benchsmith.checking.isolation import isolation_problems
 from benchsmith.dsl.load import load_task
-from benchsmith.lint.task_rules import private_values
+from benchsmith.linting.task_rules import private_values
 from benchsmith.runtime import benchlib
-from benchsmith.workspace import create_workspace
+from benchsmith.workspaces import create_workspace
 from tests.check.conftest import CopyExample
 
 

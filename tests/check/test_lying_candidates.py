@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.check import selfreport
-from benchsmith.check.battery import CheckOptions, check_tasks
-from benchsmith.check.results import ControlResult
+from benchsmith.checking import selfreport
+from benchsmith.checking.battery import CheckOptions, check_tasks
+from benchsmith.checking.results import ControlResult
 from tests.check.conftest import CopyExample
 
 WEAK_CHECKS = """

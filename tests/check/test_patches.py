@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchsmith.check.patches import PatchError, apply_patch
+from benchsmith.patches import PatchError, apply_patch
 
 
 def write_patch(tmp_path: Path, text: str) -> Path:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchsmith.check import candidates
-from benchsmith.check.battery import _setup, judge_timeout
+from benchsmith.checking import candidates
+from benchsmith.checking.battery import _setup
 from benchsmith.dsl.load import load_task
+from benchsmith.judging import judge_timeout
 from benchsmith.runtime import benchlib
 from tests.check.conftest import EXAMPLES, CopyExample
 

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 from benchsmith import api
-from benchsmith.check import controls, patches
-from benchsmith.check.results import ControlResult
+from benchsmith.checking import controls, patches
+from benchsmith.checking.results import ControlResult
 from benchsmith.judging import JudgeCall, read_judge_command, run_judge
 from benchsmith.runtime import benchlib
 from tests.check.conftest import CopyExample, invoke

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from benchsmith.diagnostics import Severity
 from benchsmith.dsl.load import read_task_text
 from benchsmith.generate.plan import plan_task
-from benchsmith.lint.corpus_rules import scenario_diagnostics
+from benchsmith.linting.corpus_rules import scenario_diagnostics
 from tests.conftest import EXAMPLES, MINIMAL_TASK
 
 SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from benchsmith.dsl.load import MAX_TASK_BYTES, read_task
-from benchsmith.lint.corpus_rules import scenario_diagnostics
+from benchsmith.linting.corpus_rules import scenario_diagnostics
 from tests.conftest import MINIMAL_TASK
 
 HEAD = 'id = 7\nslug = "tiny-task"\ntitle = "T"\npressure = "N"\nprose = "x"\n'

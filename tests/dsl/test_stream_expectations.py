@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.audit.outputs import observe, observed_streams
+from benchsmith.auditing.outputs import observe, observed_streams
 from benchsmith.dsl.load import read_task
 from benchsmith.runtime import benchlib
 from tests.conftest import MINIMAL_TASK

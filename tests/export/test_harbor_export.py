@@ -19,7 +19,7 @@ from benchsmith.dsl.load import load_task
 from benchsmith.errors import UsageError
 from benchsmith.export import ExportRefusedError, export_harbor
 from benchsmith.export.harbor_image import BASE_IMAGE, Image, dockerfile
-from benchsmith.workspace import create_workspace
+from benchsmith.workspaces import create_workspace
 from tests.conftest import build_file_tree
 from tests.export.conftest import EXAMPLES, TASKS, require_harbor
 from tests.run.test_runner import SERVER, SERVICE_TASK

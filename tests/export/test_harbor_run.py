@@ -17,7 +17,7 @@ import pytest
 from benchsmith.corpus import corpus_root_tasks
 from benchsmith.dsl.load import load_task
 from benchsmith.export import export_harbor
-from benchsmith.workspace import create_workspace
+from benchsmith.workspaces import create_workspace
 from tests.export.conftest import (
     EXAMPLES,
     RUN_TASKS,

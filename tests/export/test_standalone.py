@@ -15,7 +15,7 @@ import pytest
 
 from benchsmith.export.standalone import export_standalone
 from benchsmith.pythons import resolve_python
-from benchsmith.run.batch import BatchOptions, run_batch
+from benchsmith.running.batch import BatchOptions, run_batch
 from tests.export.conftest import EXAMPLES, TASKS
 
 REPLAY_LIKE = Path(__file__).resolve().parents[1] / "run" / "replay_like.py"

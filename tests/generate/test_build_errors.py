@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from benchsmith.building import build
 from benchsmith.errors import BenchsmithError, BuildError
-from benchsmith.lint import lint_paths
+from benchsmith.linting import lint_paths
 from tests.conftest import EXAMPLES
 
 BROKEN_LINES = {

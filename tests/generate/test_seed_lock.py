@@ -10,7 +10,7 @@ import pytest
 
 from benchsmith.building import build
 from benchsmith.errors import StaleError
-from benchsmith.lint import lint_paths
+from benchsmith.linting import lint_paths
 from tests.conftest import MINIMAL_TASK, lock
 
 VOCAB = {"name": "words", "values": ["alpha", "beta"]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchsmith.lint.purity import check_determinism, check_imports
+from benchsmith.linting.purity import check_determinism, check_imports
 
 BROKEN = {
     "BS404": (

@@ -1,4 +1,4 @@
-"""Tests for the static purity and determinism checks in ``benchsmith.lint.purity``."""
+"""Tests for the static purity and determinism checks in ``benchsmith.linting.purity``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from benchsmith.diagnostics import Diagnostic
-from benchsmith.lint.purity import check_determinism, check_imports, check_syntax
+from benchsmith.linting.purity import check_determinism, check_imports, check_syntax
 
 Found = list[tuple[str, int, int]]
 

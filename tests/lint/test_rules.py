@@ -13,7 +13,7 @@ from benchsmith.building import build
 from benchsmith.corpus import read_settings
 from benchsmith.diagnostics import Diagnostic, Severity
 from benchsmith.errors import BenchsmithError
-from benchsmith.lint import lint_paths
+from benchsmith.linting import lint_paths
 from tests.conftest import EXAMPLES, MINIMAL_TASK, lock
 
 

@@ -12,7 +12,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from benchsmith.cli import app
-from benchsmith.run.batch import BatchOptions, BatchResult, run_batch
+from benchsmith.running.batch import BatchOptions, BatchResult, run_batch
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"

@@ -24,7 +24,7 @@ import pytest
 
 from benchsmith.export.standalone import export_standalone
 from benchsmith.pythons import resolve_python
-from benchsmith.run.artifacts import _compaction
+from benchsmith.running.artifacts import _compaction
 from benchsmith.runtime.run import CompactionRecord, compaction_json
 from tests.run.conftest import EXAMPLES, MULTI, REPO
 from tests.run.test_example_adapters import FAKE_CLAUDE, fake

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from benchsmith.pythons import resolve_python
-from benchsmith.run.data import RunOutcome
-from benchsmith.run.metrics import usage_columns
-from benchsmith.run.tasks import task_info
+from benchsmith.running.data import RunOutcome
+from benchsmith.running.metrics import usage_columns
+from benchsmith.running.tasks import task_info
 from benchsmith.runtime import run as core
 from tests.run.conftest import EXAMPLES, MULTI, SERVICE, SINGLE, batch
 

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from benchsmith import resources
-from benchsmith.run import protocol
-from benchsmith.run.records import DB_NAME
+from benchsmith.running import protocol
+from benchsmith.running.records import DB_NAME
 from tests.run.conftest import SINGLE, batch, write_adapter
 
 HOSTILE: list[tuple[bytes, str]] = [

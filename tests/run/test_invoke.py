@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from benchsmith.run.adapters import ActionEnv, resolve_adapter
-from benchsmith.run.invoke import ActionFiles, ActionResult, run_action
+from benchsmith.running.adapters import ActionEnv, resolve_adapter
+from benchsmith.running.invoke import ActionFiles, ActionResult, run_action
 from benchsmith.runtime import run as core
 
 IDLE = """printf '{"type":"idle"}\\n' >> "$BENCHSMITH_EVENTS"\n"""

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchsmith.run import metrics, records
-from benchsmith.run.data import Entry
-from benchsmith.run.metrics import Total, Usage
-from benchsmith.run.report import figures, load_metrics
+from benchsmith.running import metrics, records
+from benchsmith.running.data import Entry
+from benchsmith.running.metrics import Total, Usage
+from benchsmith.running.report import figures, load_metrics
 from tests.run.test_report import add_run
 
 # The usage table as schema version 1 created it: name, type, NOT NULL.
@@ -89,7 +89,7 @@ def test_every_metric_reaches_the_report_from_its_source() -> None:
 
 
 def test_every_reported_metric_is_part_of_the_adapter_protocol() -> None:
-    from benchsmith.run.protocol import FIELDS
+    from benchsmith.running.protocol import FIELDS
 
     required, optional = FIELDS["usage"]
     for column in metrics.usage_columns():
@@ -166,7 +166,7 @@ def test_total_rules(rule: Total, values: list[int | None], expected: int | None
 
 
 def test_figures_of_runs_follow_each_metric_rule() -> None:
-    from benchsmith.run.report import RunMetrics
+    from benchsmith.running.report import RunMetrics
 
     def run(**usage: Any) -> RunMetrics:
         return RunMetrics("r", "A", "t", "N", 1, "primary", "finished", "completed", "pass", 5,

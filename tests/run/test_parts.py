@@ -11,8 +11,8 @@ import pytest
 
 from benchsmith.errors import UsageError
 from benchsmith.judging import JudgeCall
-from benchsmith.run import builtin, records
-from benchsmith.run.tasks import task_info
+from benchsmith.running import builtin, records
+from benchsmith.running.tasks import task_info
 from benchsmith.runtime.run import write_archive
 from tests.run.conftest import MULTI
 

@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from benchsmith import resources
-from benchsmith.run import protocol
+from benchsmith.running import protocol
 
 VALID: list[dict[str, Any]] = [
     {"type": "assistant", "text": "hello"},

@@ -16,10 +16,11 @@ from click.testing import Result
 
 from benchsmith import resources
 from benchsmith.errors import UsageError
-from benchsmith.run import records
-from benchsmith.run.metrics import METRIC, Metric, Usage
-from benchsmith.run.present import render_html, render_text, report_json
-from benchsmith.run.report import build_report, compare, load_metrics
+from benchsmith.running import records
+from benchsmith.running.metrics import METRIC, Metric, Usage
+from benchsmith.running.present import render_text, report_json
+from benchsmith.running.report import build_report, compare, load_metrics
+from benchsmith.running.report_html import render_html
 
 
 def add_run(

@@ -188,7 +188,7 @@ def test_wide_tables_are_few_columns_until_toggled(written: Path) -> None:
     tables = parse(written)
     shown = [t for t in tables.tables if not t["hidden"]]
     assert shown and all(len(t["rows"][0]["cells"]) <= 10 for t in shown)
-    from benchsmith.run.metrics import specs
+    from benchsmith.running.metrics import specs
 
     hidden = {c["text"] for t in tables.tables if t["hidden"] for c in t["rows"][0]["cells"]}
     visible = {c["text"] for t in shown for c in t["rows"][0]["cells"]}
@@ -312,8 +312,8 @@ def test_checks_that_failed_show_each_arms_share(written: Path, two_arms: Path) 
 
 
 def test_a_check_every_run_fails_is_shaded() -> None:
-    from benchsmith.run.present import render_html
-    from benchsmith.run.report import RunMetrics, build_report
+    from benchsmith.running.report import RunMetrics, build_report
+    from benchsmith.running.report_html import render_html
 
     def run(arm: str, repeat: int, checks: tuple[tuple[str, bool], ...]) -> RunMetrics:
         return RunMetrics(

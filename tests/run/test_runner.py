@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator
 
 from benchsmith import resources
 from benchsmith.errors import UsageError
-from benchsmith.run.batch import BatchResult
-from benchsmith.run.records import DB_NAME
+from benchsmith.running.batch import BatchResult
+from benchsmith.running.records import DB_NAME
 from tests.run.conftest import MULTI, SINGLE, batch, write_adapter
 
 
@@ -254,7 +254,7 @@ def _digests(root: Path) -> dict[str, str]:
 
 def _private_digests(task: Path, tmp: Path) -> set[str]:
     """Digests of every private file: task files, reference, witnesses, edge-only inputs."""
-    from benchsmith.run.tasks import task_info
+    from benchsmith.running.tasks import task_info
     from benchsmith.runtime import benchlib
 
     private = {
@@ -343,7 +343,7 @@ def test_parallel_runs_record_every_run(tmp_path: Path) -> None:
 def test_interrupted_batches_mark_unfinished_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from benchsmith.run import batch as batch_module
+    from benchsmith.running import batch as batch_module
 
     real = batch_module.execute_run
     calls: list[str] = []

@@ -16,8 +16,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from benchsmith import resources
-from benchsmith.run.batch import BatchResult
-from benchsmith.run.records import DB_NAME, connect
+from benchsmith.running.batch import BatchResult
+from benchsmith.running.records import DB_NAME, connect
 from benchsmith.runtime.run import load_scenario, retention, stage_judging
 from tests.run.conftest import MULTI, SINGLE, batch, invoke, write_adapter
 

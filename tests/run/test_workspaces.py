@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from benchsmith.pythons import default_python
-from benchsmith.run import batch as batch_module
-from benchsmith.run.tasks import task_info
-from benchsmith.run.workspaces import WorkspaceSource
+from benchsmith.running import batch as batch_module
+from benchsmith.running.tasks import task_info
+from benchsmith.running.workspaces import WorkspaceSource
 from benchsmith.runtime import benchlib
 from tests.run.conftest import MULTI, REPO, SINGLE, batch
 

@@ -12,7 +12,7 @@ import pytest
 
 from benchsmith.pythons import default_python
 from benchsmith.runtime import benchlib
-from benchsmith.workspace import create_workspace
+from benchsmith.workspaces import create_workspace
 from tests.check.conftest import copy_example
 from tests.runtime.seeds import SEED_ARGS
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchsmith.audit.outputs import observe
+from benchsmith.auditing.outputs import observe
 from benchsmith.dsl.load import read_task, read_task_text
 from benchsmith.generate.plan import judge_data
 from benchsmith.runtime import benchlib

@@ -22,7 +22,7 @@ from benchsmith.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from benchsmith.audit.runner import AuditProgress
+    from benchsmith.auditing.runner import AuditProgress
 
 JobsOpt = Annotated[
     int | None,
@@ -110,7 +110,7 @@ def audit(
     fates to each task's audit.lock; --recorded (CI) takes them from a current record,
     re-running a few to verify it.
     """
-    from benchsmith.audit.present import html_page, table_text
+    from benchsmith.auditing.present import html_page, table_text
 
     report = benchsmith.audit(
         tasks or (), all_tasks=all_tasks, corpus=corpus, jobs=jobs, strict=strict,

@@ -154,7 +154,7 @@ def _serve(task: str, made: Path, corpus: Path, python: str | None) -> None:
 
     from benchsmith.corpus import resolve_task
     from benchsmith.signals import Terminated
-    from benchsmith.workspace import serve_workspace
+    from benchsmith.workspaces import serve_workspace
 
     task_dir = resolve_task(task, corpus)
     try:

@@ -23,8 +23,8 @@ from benchsmith.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from benchsmith.check.battery import ProgressEvent
-    from benchsmith.check.results import CheckReport
+    from benchsmith.checking.battery import ProgressEvent
+    from benchsmith.checking.results import CheckReport
 
 JobsOpt = Annotated[
     int | None,
@@ -57,7 +57,7 @@ def check(
     Exit 0 only when every task meets every expectation; 2 when the sandbox cannot run and
     --unsealed was not given.
     """
-    from benchsmith.check.present import html_page, table_text
+    from benchsmith.checking.present import html_page, table_text
 
     with _Progress() as progress:
         report = benchsmith.check(

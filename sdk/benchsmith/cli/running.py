@@ -23,8 +23,8 @@ from benchsmith.diagnostics import display_path
 from benchsmith.errors import UsageError
 
 if TYPE_CHECKING:
-    from benchsmith.run.batch import BatchResult
-    from benchsmith.run.data import ArchiveMode, RunOutcome, RunPlan
+    from benchsmith.running.batch import BatchResult
+    from benchsmith.running.data import ArchiveMode, RunOutcome, RunPlan
 
 RunsOpt = Annotated[Path, typer.Option("--runs", help="Folder holding runs.db and run folders.")]
 FAILED_REASONS = ("setup_error", "runner_error")
@@ -140,8 +140,8 @@ def report(
     as_json: JsonOpt = False,
 ) -> None:
     """Summarize recorded runs by task, pressure class and corpus; compare two arms."""
-    from benchsmith.run.present import render_text, report_json
-    from benchsmith.run.report_html import html_pages, run_pages_dir
+    from benchsmith.running.present import render_text, report_json
+    from benchsmith.running.report_html import html_pages, run_pages_dir
 
     if html is not None:
         _check_html(html)

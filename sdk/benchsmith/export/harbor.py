@@ -34,7 +34,7 @@ from benchsmith.export.harbor_task import StageFiles, TaskPlan, plan_task, sourc
 from benchsmith.lockfile import read_lock
 from benchsmith.pythons import resolve_python
 from benchsmith.runtime import benchlib
-from benchsmith.workspace import layout_for, require_built
+from benchsmith.workspaces import layout_for, require_built
 
 SANDBOX_MODULE = "benchsmith_sandbox.py"
 SEED_THREADS = 4
@@ -131,7 +131,7 @@ def gate(specs: Sequence[TaskSpec], *, reference: bool = True) -> dict[str, list
     ``reference``: a task needs ``reference/`` (the Harbor oracle installs it).
     """
     from benchsmith.building import build
-    from benchsmith.lint import lint_paths
+    from benchsmith.linting import lint_paths
 
     found: dict[str, list[str]] = {source_name(s): [] for s in specs}
     by_dir = {s.task_dir.resolve(): source_name(s) for s in specs}

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from benchsmith import resources
-from benchsmith.check.battery import judge_timeout
 from benchsmith.dsl.model import TaskSpec
 from benchsmith.dsl.toml_text import toml_string, toml_value
 from benchsmith.export.harbor_image import Image, dockerfile, recipe
 from benchsmith.generate.env import pyliteral
+from benchsmith.judging import judge_timeout
 from benchsmith.runtime import benchlib
 
 HERE = Path(__file__).resolve().parent

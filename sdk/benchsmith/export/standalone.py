@@ -50,7 +50,7 @@ from benchsmith.generate.plan import index_entry, json_document
 from benchsmith.lockfile import LOCK_FILE
 from benchsmith.pythons import resolve_python
 from benchsmith.runtime import benchlib
-from benchsmith.workspace import require_built
+from benchsmith.workspaces import require_built
 
 BUNDLE = Path("benchmarks") / "python-realworld-30"
 SPEC_IDS = range(1, 31)

@@ -107,7 +107,8 @@ USAGE_KEYS: Final[Mapping[str, tuple[str, bool]]] = {
     "context_tokens": ("int", False),
 }
 """The measures of a ``usage`` event: key -> (``int`` or ``number``, required). benchsmith's
-``Usage`` dataclass (``benchsmith.run.metrics``) defines the same keys; a test keeps both equal."""
+``Usage`` dataclass (``benchsmith.running.metrics``) defines the same keys; a test keeps both
+equal."""
 
 _Check = Callable[[Any], bool]
 
