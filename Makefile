@@ -9,7 +9,7 @@ HARBOR_VERSION := 0.26.0
 HARBOR_VENV := .venv-harbor
 HARBOR_STAMP := $(HARBOR_VENV)/.installed-$(HARBOR_VERSION)
 
-.PHONY: install sandbox harbor demo test lint typecheck unit unit-fast fuzz corpus audit bench clean
+.PHONY: install sandbox harbor demo test lint typecheck unit unit-fast fuzz corpus audit bench clean runtime
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,13 @@ harbor: $(HARBOR_STAMP)
 
 demo: sandbox $(STAMP)
 	BIN=$(BIN) examples/demo.sh
+
+# benchlib.py and run.py are assembled from their parts (sdk/runtime/), then copied into the
+# corpora (ARCHITECTURE.md: What ships).
+runtime: $(STAMP)
+	$(BIN)/python -m benchsmith.assembly
+	$(BIN)/benchsmith build --all
+	$(BIN)/benchsmith build --all --corpus examples
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,9 +1,11 @@
 """benchlib: the standard-library runtime shared by every task's seed.py and judge.py.
 
-This file has one source, ``sdk/benchsmith/runtime/benchlib.py`` in the benchsmith repository;
-``benchsmith build`` copies it to the root of each corpus and ``benchsmith lint`` reports
-copies that drifted. It imports nothing outside the Python standard library, so a corpus runs
-anywhere Python 3.11+ does, without benchsmith installed.
+This file is assembled, in the benchsmith repository, from the parts in
+``sdk/runtime/benchlib/`` (``01_pod.py`` to ``14_contract.py``, joined in order by
+``benchsmith.assembly``: ``make runtime``) into ``sdk/benchsmith/runtime/benchlib.py``;
+``benchsmith build`` copies that to the root of each corpus and ``benchsmith lint`` reports
+copies that drifted. Edit the parts, never a copy. It imports nothing outside the Python
+standard library, so a corpus runs anywhere Python 3.11+ does, without benchsmith installed.
 
 It has two audiences. Corpus code -- generated seed.py and judge.py, a task's fixtures.py
 generators and the judge's authored region -- may use only the names in ``__all__``: that
@@ -11,18 +13,24 @@ is the API authors rely on (CONTRIBUTING.md documents it). Every other name is i
 benchsmith: the SDK (``build``, ``check``, ``run``) imports the public-looking ones, a
 leading underscore marks helpers used only in this file, and either may change with the SDK.
 
-Sections (each header names the corpus API it defines):
+Sections (each header names the corpus API it defines; the parts holding them in brackets):
     * pod      -- PID 1 of a sealed fixture run (``python -I -S benchlib.py --pod``), and the
                   wrapper that starts fixture services inside it; first in the file so that it
-                  runs before the imports the other sections need, and starts in milliseconds;
-    * files    -- deterministic writers (fixed modes, gzip mtime 0) and tree hashes;
-    * seeding  -- tabular fixtures from declared columns, anchors, authored generators;
-    * layout   -- materializing fixtures and workspaces (seed.py, visible/, stages/, edge/);
-    * process  -- running candidate commands with timeouts and process-group kills;
+                  runs before the imports the other sections need, and starts in milliseconds
+                  [01_pod, 02_pod_relay, 03_pod_entry: its entry point, then the imports];
+    * files    -- deterministic writers (fixed modes, gzip mtime 0) and tree hashes [04];
+    * seeding  -- tabular fixtures from declared columns, anchors, authored generators [05];
+    * layout   -- materializing fixtures and workspaces (seed.py, visible/, stages/, edge/)
+                  [06];
+    * process  -- running candidate commands with timeouts and process-group kills [07];
     * sandbox  -- the bubblewrap primitive (:class:`Seal`, :func:`seal_argv`,
-                  :func:`sandbox_status`, :func:`sealed_popen`) and :func:`run_pod`;
-    * reading  -- defensive readers of candidate outputs;
-    * judging  -- checks, the progress-level contract and the one-JSON-object verdict.
+                  :func:`sandbox_status`, :func:`sealed_popen`) and :func:`run_pod`
+                  [08_sandbox, 09_pods];
+    * reading  -- defensive readers of candidate outputs [10];
+    * judging  -- checks, the progress-level contract and the one-JSON-object verdict
+                  [11_checks, 12_judge, 13_trial];
+    * contract -- the one reading of a judge every benchsmith reader applies: its command
+                  line, its process, its verdict [14].
 """
 
 from __future__ import annotations
@@ -1092,6 +1100,7 @@ READ_LIMIT = 256 * 1024 * 1024
 CAPTURE_LIMIT = 64 * 1024
 NOTE_LIMIT = 300
 SEED_TIMEOUT = 900.0
+
 
 # ---------------------------------------------------------------------------------------------
 # files -- SDK-internal

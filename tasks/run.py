@@ -1,9 +1,11 @@
 """run: the runner of a benchmark corpus -- spec section 5, written once.
 
-This file has one source, ``sdk/benchsmith/runtime/run.py`` in the benchsmith repository;
-``benchsmith build`` copies it to the root of each corpus next to ``benchlib.py`` and
-``benchsmith lint`` reports copies that drifted (BS503). It imports the standard library and
-benchlib only, so a corpus runs anywhere Python 3.12 does.
+This file is assembled, in the benchsmith repository, from the parts in ``sdk/runtime/run/``
+(``01_protocol.py`` to ``07_lean_runner.py``, joined in order by ``benchsmith.assembly``:
+``make runtime``) into ``sdk/benchsmith/runtime/run.py``; ``benchsmith build`` copies that to
+the root of each corpus next to ``benchlib.py`` and ``benchsmith lint`` reports copies that
+drifted (BS503). Edit the parts, never a copy. It imports the standard library and benchlib
+only, so a corpus runs anywhere Python 3.12 does.
 
 Two front ends drive the one lifecycle defined here (:class:`Lifecycle`):
 
