@@ -24,7 +24,7 @@ import pytest
 
 from benchsmith.export.standalone import export_standalone
 from benchsmith.pythons import resolve_python
-from benchsmith.running.artifacts import _compaction
+from benchsmith.running import artifacts
 from benchsmith.runtime.run import CompactionRecord, compaction_json
 from tests.run.conftest import EXAMPLES, MULTI, REPO
 from tests.run.test_example_adapters import FAKE_CLAUDE, fake
@@ -262,9 +262,11 @@ def test_codex_resume_names_the_thread_again(tmp_path: Path) -> None:
 def test_compaction_records_carry_reported_tokens_only() -> None:
     both = CompactionRecord(1, 1, "requested", "completed", 1.0, 2.0, "", 61895, 5706)
     neither = CompactionRecord(2, 2, "natural", "completed", None, None, "auto")
-    for render in (compaction_json, _compaction):  # bundle run.py, benchsmith run
-        assert render(both)["tokens_before"] == 61895 and render(both)["tokens_after"] == 5706
-        assert "tokens_before" not in render(neither) and "tokens_after" not in render(neither)
+    assert artifacts.compaction_json is compaction_json  # bundle run.py and benchsmith run
+    assert compaction_json(both)["tokens_before"] == 61895
+    assert compaction_json(both)["tokens_after"] == 5706
+    assert "tokens_before" not in compaction_json(neither)
+    assert "tokens_after" not in compaction_json(neither)
     schema = json.loads((REPO / "schemas" / "run-record.schema.json").read_text("utf-8"))
     compaction = {"$defs": schema["$defs"], **schema["$defs"]["compaction"]}
     jsonschema.validate(compaction_json(both), compaction)

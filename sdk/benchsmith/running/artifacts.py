@@ -1,5 +1,9 @@
 """A run's files: run.json (the published run record), events.jsonl and the transcript.
 
+The parts both runners record (stages, compactions, diagnostics, verdicts, events) are
+serialized by the runner core's functions (:mod:`benchsmith.runtime.run`), which the
+bundle's ``run.py`` uses too, so the two kinds of record cannot drift.
+
 ``run.json`` follows ``schemas/run-record.schema.json``; each line of ``events.jsonl`` is one
 timeline entry (``$defs/timelineEntry``): an adapter event or a runner lifecycle event with
 its stage, action and time.
@@ -12,18 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from benchsmith._version import __version__
-from benchsmith.judging import Verdict
 from benchsmith.running.data import (
-    CompactionRecord,
-    DiagnosticEntry,
     Entry,
     RunOutcome,
-    StageRecord,
 )
 from benchsmith.running.metrics import final_response_tokens, tool_totals, usage_record
 from benchsmith.runtime.run import (
     TRANSCRIPTS,
     agent_settings,
+    compaction_json,
+    diagnostic_json,
+    entry_json,
+    stage_json,
     stage_records,
     verdict_json,
     write_json,
@@ -66,14 +70,14 @@ def build_record(outcome: RunOutcome) -> dict[str, Any]:
         "end_reason": outcome.end_reason,
         "end_detail": outcome.end_detail,
         "times": _times(outcome),
-        "stages": [_stage(s) for s in outcome.stages],
-        "compactions": [_compaction(c) for c in outcome.compactions],
+        "stages": [stage_json(s) for s in outcome.stages],
+        "compactions": [compaction_json(c) for c in outcome.compactions],
         "usage": usage_record(events),
         "tools": dict(zip(("calls", "result_bytes"), tool_totals(events), strict=True)),
         "final_response_tokens": final_response_tokens(events),
         "settings": agent_settings(events),
-        "diagnostics": [_diagnostic(d) for d in outcome.diagnostics],
-        "verdict": _verdict(outcome.verdict),
+        "diagnostics": [diagnostic_json(d) for d in outcome.diagnostics],
+        "verdict": verdict_json(outcome.verdict),
         **stage_records(outcome, outcome.plan.task.stage_judging),
         "artifacts": dict(sorted(outcome.artifacts.items())),
     }
@@ -89,70 +93,6 @@ def _times(outcome: RunOutcome) -> dict[str, float]:
         "judge_seconds": round(times.judge, 6),
         "stage_judge_seconds": round(times.stage_judge, 6),
         "record_seconds": round(times.record, 6),
-    }
-
-
-def _stage(stage: StageRecord) -> dict[str, Any]:
-    result = stage.result
-    return {
-        "number": stage.number,
-        "id": stage.stage_id,
-        "compact_after": stage.compact_after,
-        "inject_seconds": round(stage.inject_seconds, 6),
-        "outcome": result.outcome if result else "not_reached",
-        "detail": result.detail if result else "",
-        "exit_code": result.exit_code if result else None,
-        "started": round(result.started, 6) if result else None,
-        "seconds": round(result.seconds, 6) if result else None,
-        "done_seen": result.has("done") if result else False,
-    }
-
-
-def _compaction(compaction: CompactionRecord) -> dict[str, Any]:
-    return {
-        "number": compaction.number,
-        "after_stage": compaction.after_stage,
-        "trigger": compaction.trigger,
-        "status": compaction.status,
-        "seconds": None if compaction.seconds is None else round(compaction.seconds, 6),
-        "detail": compaction.detail,
-        **{  # issue 27: the token counts the adapter reported, and only those
-            key: value
-            for key, value in (
-                ("tokens_before", compaction.tokens_before),
-                ("tokens_after", compaction.tokens_after),
-            )
-            if value is not None
-        },
-    }
-
-
-def _diagnostic(entry: DiagnosticEntry) -> dict[str, Any]:
-    return {
-        "stage": entry.stage,
-        "action": entry.action,
-        "action_no": entry.action_no,
-        "line": entry.line,
-        "code": entry.code,
-        "message": entry.message,
-        "text": entry.text,
-    }
-
-
-def _verdict(verdict: Verdict | None) -> dict[str, Any] | None:
-    return verdict_json(verdict)
-
-
-def entry_json(entry: Entry) -> dict[str, Any]:
-    """One events.jsonl line."""
-    return {
-        "seq": entry.seq,
-        "t": round(entry.t, 6),
-        "stage": entry.stage,
-        "action": entry.action,
-        "action_no": entry.action_no,
-        "source": entry.source,
-        "event": entry.event,
     }
 
 
