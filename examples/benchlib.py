@@ -3256,7 +3256,7 @@ def sealed_popen(
             os.close(feed)
             process = subprocess.Popen(
                 ["bwrap", "--args", str(readable), "--", *argv], stdin=stdin, stdout=stdout,
-                stderr=stderr, pass_fds=(readable, *pass_fds),
+                stderr=stderr, pass_fds=(readable, *pass_fds), process_group=0,
                 preexec_fn=_preexec(seal.limits, identity, staged),
             )  # fmt: skip
         finally:
@@ -3264,15 +3264,30 @@ def sealed_popen(
         try:
             yield process
         finally:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
+            _kill_sandbox(process)
     finally:
         if identity.fresh and restore_owner:
             for path in writable:
                 with contextlib.suppress(OSError):
                     _chown_tree(path, os.geteuid(), os.getegid(), protected)
         delete_tree(staging, ignore_errors=True)
+
+
+def _kill_sandbox(process: subprocess.Popen[bytes]) -> None:
+    """Kill a bubblewrap sandbox that is still running, and reap it.
+
+    bubblewrap runs in a process group of its own, shared by its init in the sandbox (the
+    sealed command runs in a new session below it), so the whole group is killed, not only
+    bubblewrap: killed alone, bubblewrap leaves its init behind whenever the init did not
+    yet arm its parent-death signal, waiting forever for a command that never starts (seen
+    as an orphaned ``bwrap --args 5 -- true`` after a runner was stopped during the probe).
+    The group is killed while bubblewrap is not yet reaped (it may have exited: its pid,
+    the group's id, stays reserved until then), so the id cannot have been reused.
+    """
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 _STATUS: list[tuple[bool, str]] = []
