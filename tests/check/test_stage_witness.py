@@ -6,8 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-from benchsmith import api
-from benchsmith.checking import controls, patches
+from benchsmith import api, patches
+from benchsmith.checking import controls
 from benchsmith.checking.results import ControlResult
 from benchsmith.judging import JudgeCall, read_judge_command, run_judge
 from benchsmith.runtime import benchlib
