@@ -128,10 +128,14 @@ def build(
 
 def _check_service_scripts(specs: list[TaskSpec]) -> None:
     """Refuse services whose script no fixture provides (lint's BS104 finds the same)."""
-    from benchsmith.linting.context import TaskContext
-    from benchsmith.linting.task_rules import service_scripts
+    from benchsmith.fixturepaths import missing_service_scripts
 
-    problems = [d for s in specs for d in service_scripts(TaskContext(s.task_dir, s))]
+    problems = [
+        Diagnostic(display_path(s.task_dir / "task.toml"), *s.position("services", i, "run"),
+                   "BS104", message)
+        for s in specs
+        for i, message in missing_service_scripts(s)
+    ]  # fmt: skip
     if problems:
         raise BuildError(f"{len(problems)} service script(s) missing", problems)
 

@@ -11,10 +11,15 @@ with its file and line.
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchsmith.errors import BenchsmithError
+
+MUTANTS_DIR = "mutants"
+"""A task's folder of authored mutant patches (``benchsmith audit``)."""
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 NO_NEWLINE = "\\ No newline at end of file"
@@ -144,3 +149,19 @@ def apply_patch(root: Path, patch_file: Path) -> None:
     shown = patch_file.name
     for patch in parse_patch(patch_file.read_text(encoding="utf-8"), shown):
         _apply_file(root, patch, shown)
+
+
+def patch_problem(task_dir: Path, patch: Path) -> str:
+    """Why ``patch`` does not apply to the task's reference (empty string when it does)."""
+    if not (task_dir / "reference").is_dir():
+        return "reference/ is missing: a mutant patch applies to it"
+    with tempfile.TemporaryDirectory(prefix="benchsmith-mutant-") as tmp:
+        tree = Path(tmp) / "reference"
+        shutil.copytree(task_dir / "reference", tree, symlinks=True)
+        try:
+            apply_patch(tree, patch)
+        except PatchError as exc:
+            return exc.message
+        except (OSError, UnicodeDecodeError) as exc:
+            return f"{patch.name}: {exc}"
+    return ""

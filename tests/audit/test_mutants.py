@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchsmith.auditing.mutants import authored_mutants, patch_problem, task_mutants
+from benchsmith.auditing.mutants import authored_mutants, task_mutants
 from benchsmith.dsl.load import load_task
 from benchsmith.linting import lint_paths
+from benchsmith.patches import patch_problem
 from benchsmith.workspaces import layout_for
 from tests.audit.conftest import CopyExample
 

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from benchsmith.auditing import AuditOptions, audit_tasks
-from benchsmith.auditing.record import (
+from benchsmith.auditrecord import (
     FATES,
     RECORD_FILE,
     Record,

@@ -14,16 +14,13 @@ exactly as witnesses are, for domain bugs no operator produces. Their id is
 from __future__ import annotations
 
 import difflib
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchsmith.auditing import operators
-from benchsmith.patches import PatchError, parse_patch
+from benchsmith.patches import MUTANTS_DIR, PatchError, parse_patch
 from benchsmith.runtime import benchlib
 
-MUTANTS_DIR = "mutants"
 AUTHORED = "authored"
 CONTEXT_LINES = 2
 
@@ -211,21 +208,3 @@ def task_mutants(task_dir: Path, layout: benchlib.Layout) -> MutantSet:
     generated, duplicates, problems = generated_mutants(task_dir / "reference", layout)
     authored, more = authored_mutants(task_dir)
     return MutantSet(tuple(generated + authored), duplicates, tuple(problems + more))
-
-
-def patch_problem(task_dir: Path, patch: Path) -> str:
-    """Why ``patch`` does not apply to the task's reference (empty string when it does)."""
-    from benchsmith.patches import apply_patch
-
-    if not (task_dir / "reference").is_dir():
-        return "reference/ is missing: a mutant patch applies to it"
-    with tempfile.TemporaryDirectory(prefix="benchsmith-mutant-") as tmp:
-        tree = Path(tmp) / "reference"
-        shutil.copytree(task_dir / "reference", tree, symlinks=True)
-        try:
-            apply_patch(tree, patch)
-        except PatchError as exc:
-            return exc.message
-        except (OSError, UnicodeDecodeError) as exc:
-            return f"{patch.name}: {exc}"
-    return ""

@@ -30,7 +30,15 @@ from benchsmith.auditing.embedded import EmbeddedTaskError, read_task_data, with
 from benchsmith.auditing.mutants import Mutant, task_mutants
 from benchsmith.auditing.operators import OPERATORS
 from benchsmith.auditing.outputs import Observation, observe
-from benchsmith.auditing.record import (
+from benchsmith.auditing.results import (
+    AuditReport,
+    ExpectationResult,
+    MutantResult,
+    RecordUse,
+    TaskAudit,
+)
+from benchsmith.auditing.sampling import Sample, sample_mutants
+from benchsmith.auditrecord import (
     RECORD_FILE,
     Record,
     RecordedFate,
@@ -41,14 +49,6 @@ from benchsmith.auditing.record import (
     verification_sample,
     write_record,
 )
-from benchsmith.auditing.results import (
-    AuditReport,
-    ExpectationResult,
-    MutantResult,
-    RecordUse,
-    TaskAudit,
-)
-from benchsmith.auditing.sampling import Sample, sample_mutants
 from benchsmith.diagnostics import display_path
 from benchsmith.dsl.load import load_task
 from benchsmith.dsl.model import TaskSpec
@@ -81,7 +81,7 @@ class AuditOptions:
         sample: At most this many generated mutants per task, stratified by operator and
             chosen by ``seed`` (see :mod:`benchsmith.auditing.sampling`); ``None``: every one.
         seed: The seed of the sample.
-        record: Write each task's ``audit.lock`` (:mod:`benchsmith.auditing.record`); needs a
+        record: Write each task's ``audit.lock`` (:mod:`benchsmith.auditrecord`); needs a
             full audit: every mutant of every operator, and the expectations.
         recorded: Take each mutant's fate from the task's current ``audit.lock`` instead of
             running it; ``sample`` is then how many recorded mutants run again to verify it

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from benchsmith.diagnostics import Diagnostic, display_path
 from benchsmith.dsl.model import TaskSpec
+from benchsmith.fixturepaths import files_under
 
 TEXT_SUFFIXES = frozenset(
     {".py", ".md", ".txt", ".csv", ".json", ".jsonl", ".toml", ".ini", ".cfg", ".ics",
@@ -37,9 +38,7 @@ class TaskContext:
 
     def files_under(self, folder: str) -> Iterator[Path]:
         """Regular files under ``task_dir/folder``, sorted (none when it does not exist)."""
-        root = self.task_dir / folder
-        if root.is_dir():
-            yield from sorted(p for p in root.rglob("*") if p.is_file())
+        return files_under(self.task_dir, folder)
 
     @cached_property
     def shipped_files(self) -> list[Path]:

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
 from benchsmith.corpus import TASK_DIR_PATTERN
 from benchsmith.diagnostics import Diagnostic, Severity, display_path
 from benchsmith.dsl.model import TaskSpec, thaw
+from benchsmith.fixturepaths import edge_paths, known_paths, missing_service_scripts
 from benchsmith.linting import purity
 from benchsmith.linting.context import TaskContext, position_in
 from benchsmith.linting.registry import task_rule
-from benchsmith.patches import PatchError, parse_patch
+from benchsmith.patches import MUTANTS_DIR, PatchError, parse_patch, patch_problem
 from benchsmith.runtime import benchlib
 
 PLACEHOLDER = re.compile(r"\bTODO\b")
@@ -81,52 +80,6 @@ def folder_name(ctx: TaskContext) -> Iterator[Diagnostic]:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Known:
-    """Workspace paths known to exist at some stage, and folders generators fill freely."""
-
-    paths: frozenset[str]
-    generated_folders: tuple[str, ...]
-
-    def __contains__(self, token: object) -> bool:
-        if not isinstance(token, str):
-            return False
-        return token in self.paths or any(token.startswith(f + "/") for f in self.generated_folders)
-
-
-def _with_folders(names: set[str]) -> frozenset[str]:
-    folders = {"/".join(n.split("/")[:i]) for n in names for i in range(1, n.count("/") + 1)}
-    return frozenset(names | folders)
-
-
-def _static_files(ctx: TaskContext, trees: list[str]) -> set[str]:
-    return {
-        p.relative_to(ctx.task_dir / tree).as_posix()
-        for tree in trees
-        for p in ctx.files_under(tree)
-    }
-
-
-def _known_paths(spec: TaskSpec, ctx: TaskContext, upto: int) -> _Known:
-    """Workspace paths (and their folders) that exist after stage ``upto`` is injected."""
-    files = [f for f in spec.files if spec.stage_number(f.stage) <= upto]
-    names = {p.rstrip("/") for f in files for p in (f.writes or (f.path,))}
-    names |= _static_files(ctx, ["visible"] + [f"stages/{s.id}" for s in spec.stages[1:upto]])
-    names.update(s.url_file for s in spec.services)
-    folders = tuple(f.path.rstrip("/") for f in files if f.generator and f.writes == (f.path,))
-    return _Known(_with_folders(names), folders)
-
-
-def _edge_paths(spec: TaskSpec, ctx: TaskContext) -> _Known:
-    """Paths of the edge fixture (edge files, edge/ and, by default, visible/)."""
-    edge = spec.edge
-    files = edge.files if edge else ()
-    names = {p.rstrip("/") for f in files for p in (f.writes or (f.path,))}
-    names |= _static_files(ctx, ["edge"] + (["visible"] if edge and edge.include_visible else []))
-    folders = tuple(f.path.rstrip("/") for f in files if f.generator and f.writes == (f.path,))
-    return _Known(_with_folders(names), folders)
-
-
 def _mentioned(text: str, roots: set[str]) -> Iterator[str]:
     for match in PATH_TOKEN.finditer(text):
         token = match.group(1).rstrip(".")
@@ -159,12 +112,12 @@ def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
     spec = ctx.spec
     if spec is None:
         return
-    final = _known_paths(spec, ctx, len(spec.stages))
+    final = known_paths(spec, len(spec.stages))
     roots = {p.split("/")[0] for p in final.paths if "/" in p} - {
         p.split("/")[0].rstrip("/") for p in spec.editable
     }
     for upto, text, where in _texts(spec):
-        known = _known_paths(spec, ctx, upto)
+        known = known_paths(spec, upto)
         for token in sorted(set(_mentioned(text, roots))):
             if token not in known:
                 message = (
@@ -173,7 +126,7 @@ def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
                 )
                 yield _at(ctx, spec, "BS104", message, *where)
     yield from service_scripts(ctx)
-    edge = _edge_paths(spec, ctx)
+    edge = edge_paths(spec)
     for index, command in enumerate(spec.commands):
         for fixture, known in (("main", final), ("edge", edge)):
             if command.stdin and command.stdin not in known:
@@ -181,41 +134,14 @@ def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
                 yield _at(ctx, spec, "BS104", message, "commands", index, "stdin")
 
 
-def _service_script(run: str) -> str | None:
-    """The script a service's ``run`` starts (a path relative to the fixture), if any."""
-    try:
-        argv = shlex.split(run)
-    except ValueError:
-        return None
-    if argv and argv[0] in benchlib.PYTHON_NAMES:
-        rest = argv[1:]
-        while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c"):
-            rest = rest[2:] if rest[0] in ("-X", "-W") else rest[1:]
-        return rest[0] if rest and not rest[0].startswith("-") else None
-    return argv[0] if argv and "/" in argv[0] and not argv[0].startswith("/") else None
-
-
 def service_scripts(ctx: TaskContext) -> Iterator[Diagnostic]:
-    """BS104 for every service whose script no fixture provides: services start in the agent's
-    stage-1 workspace and in the judge's main and edge fixtures."""
+    """BS104 for every service whose script no fixture provides (:mod:`benchsmith.fixturepaths`,
+    which ``build`` asks too)."""
     spec = ctx.spec
     if spec is None:
         return
-    fixtures = (("stage-1 workspace", _known_paths(spec, ctx, 1)), ("edge", _edge_paths(spec, ctx)))
-    for index, service in enumerate(spec.services):
-        script = _service_script(service.run)
-        if script is None:
-            continue
-        path = script[2:] if script.startswith("./") else script
-        for fixture, known in fixtures:
-            if path not in known:
-                message = (
-                    f"service {service.name!r} runs {script}, which the {fixture} fixture does "
-                    "not provide (add it to visible/ or a [[files]] generator"
-                    + (", or set include_visible" if fixture == "edge" else "")
-                    + ")"
-                )
-                yield _at(ctx, spec, "BS104", message, "services", index, "run")
+    for index, message in missing_service_scripts(spec):
+        yield _at(ctx, spec, "BS104", message, "services", index, "run")
 
 
 def _normalized(text: str) -> str:
@@ -483,8 +409,6 @@ def _warning(diagnostic: Diagnostic) -> Diagnostic:
 @task_rule(("BS903", "mutants/ holds a file that is not a NAME.patch applying to the reference"))
 def authored_mutants(ctx: TaskContext) -> Iterator[Diagnostic]:
     """Authored mutants are unified diffs against reference/, as witnesses are."""
-    from benchsmith.auditing.mutants import MUTANTS_DIR, patch_problem
-
     for path in ctx.files_under(MUTANTS_DIR):
         shown = ctx.shown(path.relative_to(ctx.task_dir).as_posix())
         if path.suffix != ".patch":
@@ -498,7 +422,7 @@ def authored_mutants(ctx: TaskContext) -> Iterator[Diagnostic]:
 def audit_record(ctx: TaskContext) -> Iterator[Diagnostic]:
     """A recorded audit that no longer matches the task's files (warning); no record is
     fine here (``audit --recorded`` reports it)."""
-    from benchsmith.auditing.record import RECORD_FILE, record_state
+    from benchsmith.auditrecord import RECORD_FILE, record_state
 
     if not (ctx.task_dir / RECORD_FILE).is_file():
         return
