@@ -473,12 +473,19 @@ def plan(run: benchlib.Run) -> Plan:
 
 
 def integer(value: object, what: str) -> int:
-    """A candidate's whole number (JSON int or integer text), or a failed check."""
+    """A JSON output's whole number: a JSON integer, never text, a float or a boolean
+    (TASK.md: every other number of the outputs is a plain integer)."""
     ok = isinstance(value, int) and not isinstance(value, bool)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    benchlib.expect(ok, f"{what}: {value!r} is not an integer")
+    benchlib.expect(ok, f"{what}: {value!r} is not a JSON integer")
     return int(value)  # type: ignore[arg-type]
+
+
+def csv_integer(text: str, what: str) -> int:
+    """A CSV field's whole number written plainly: ``0`` or digits without a sign, a leading
+    zero, spaces or a fraction."""
+    ok = text == "0" or (text[:1] in "123456789" and text.isascii() and text.isdigit())
+    benchlib.expect(ok, f"{what}: {text!r} is not a plain integer")
+    return int(text)
 
 
 def columns(run: benchlib.Run, *names: str) -> list[tuple[str, ...]]:
@@ -594,7 +601,7 @@ def transfer_rows(run: benchlib.Run) -> list[tuple[str, str, str, int, str]]:
             r["sku"],
             r["from_warehouse"],
             r["to_warehouse"],
-            integer(r["quantity"], "transfer quantity"),
+            csv_integer(r["quantity"], "transfer quantity"),
             r["cost_per_unit"],
         )
         for r in rows

@@ -346,7 +346,7 @@ def listed(run: benchlib.Run, rel: str, want: tuple[int, str]) -> None:
     candidate writes 650,000 rows here). Reading the file directly is safe because the
     level-2 gate already parsed all of it through ``run.files`` (size limit, regular file,
     UTF-8, CSV shape and header)."""
-    with run.files.path(rel).open(encoding="utf-8-sig", newline="") as stream:
+    with run.files.path(rel).open(encoding="utf-8", newline="") as stream:
         rows = list(itertools.islice(csv.reader(stream), 1, want[0] + 2))
     what = f"{rel.removeprefix('output/')} (rows, digest)"
     benchlib.expect(len(rows) <= want[0], f"{what}: expected {want[0]} rows, got more")

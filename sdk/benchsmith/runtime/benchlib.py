@@ -1045,6 +1045,7 @@ if __name__ == "__main__" and sys.argv[1:2] == [SERVICE_FLAG]:
 # Everything below is imported only by judges, seeds and the SDK, never by a pod's PID 1.
 import argparse
 import bisect
+import codecs
 import contextlib
 import csv
 import datetime as _dt
@@ -3798,9 +3799,17 @@ class Files:
             raise CheckFailed(f"{rel}: not a valid gzip file ({exc})") from None
 
     def text(self, rel: str) -> str:
-        """Return ``rel`` decoded as UTF-8 (a BOM is dropped)."""
+        """Return ``rel`` decoded as UTF-8, strictly: a byte-order mark fails (the spec's
+        UTF-8 has none, and with one a first line or header is no longer what TASK.md
+        states; a task that accepts one reads ``bytes`` itself and says so in TASK.md)."""
+        data = self.bytes(rel)
+        if data.startswith(codecs.BOM_UTF8):
+            raise CheckFailed(
+                f"{rel}: begins with a UTF-8 byte-order mark (bytes 0-2: EF BB BF); "
+                "UTF-8 output has none"
+            )
         try:
-            return self.bytes(rel).decode("utf-8-sig")
+            return data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise CheckFailed(f"{rel}: not valid UTF-8 (byte {exc.start})") from None
 

@@ -6,6 +6,7 @@ if __name__ == "__main__" and sys.argv[1:2] == [SERVICE_FLAG]:
 # Everything below is imported only by judges, seeds and the SDK, never by a pod's PID 1.
 import argparse
 import bisect
+import codecs
 import contextlib
 import csv
 import datetime as _dt
