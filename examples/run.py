@@ -457,16 +457,18 @@ def _judge_command(data: Mapping[str, Any], path: Path) -> tuple[str, ...]:
 
 @contextlib.contextmanager
 def serve(
-    service: Mapping[str, Any], workspace: Path, python: str
+    service: Mapping[str, Any], workspace: Path, python: str, *, sealed: bool = False
 ) -> Iterator[benchlib.ServiceHandle]:
     """Start a declared service in ``workspace`` and write its URL files (read-only), as the
-    runner does for an agent; the service stops when the context ends.
+    runner does for an agent; the service stops when the context ends. ``sealed``: in the
+    view of :func:`service_seal`.
 
     Raises:
         RuntimeError: When the service does not start (the message names it, its command, what
             went wrong and the last lines of its stderr).
     """
-    with benchlib.start_declared_service(service, workspace, python) as handle:
+    seal = service_seal(workspace, python) if sealed else None
+    with benchlib.start_declared_service(service, workspace, python, seal=seal) as handle:
         files = {service["name"]: service["url_file"], **service.get("origins", {})}
         for rel in files.values():
             target = workspace / rel
@@ -476,6 +478,32 @@ def serve(
                 target.chmod(0o644)
         benchlib.write_url_files(workspace, service, handle)
         yield handle
+
+
+SERVICE_LIMITS = benchlib.Limits(cpu_seconds=None, memory_bytes=4 << 30, processes=256)
+"""A fixture service lives as long as the agent's run: no CPU-time cap; 4 GiB of address
+space and 256 processes are far more than a loopback fixture server needs."""
+
+
+def service_seal(workspace: Path, python: str) -> benchlib.Seal:
+    """How a fixture service runs beside a sealed agent (spec 10.4).
+
+    The minimal view: the system folders, the task's interpreter, benchlib's own file (the
+    service wrapper) and the workspace, all read-only, the workspace as its working
+    directory; a private ``/tmp`` and ``HOME``; an environment of its own
+    (:func:`benchlib.sandbox_env`: no runner variable, no ``--pass-env`` credential); a
+    fresh uid when the runner is root. It shares the host's network namespace, since the
+    agent reaches it on the host's loopback (agents share it too, ``--network host``); the
+    service is the task's own code, and nothing else of the host is visible to it.
+
+    Raises:
+        RuntimeError: When ``python`` cannot be run.
+    """
+    binds = (*benchlib.interpreter(python).binds(), benchlib.Bind(workspace))
+    return benchlib.Seal(
+        binds=binds, network=True, limits=SERVICE_LIMITS, env=benchlib.sandbox_env(),
+        cwd=str(workspace),
+    )  # fmt: skip
 
 
 def judge_services(judge: Path) -> tuple[Service, ...]:
@@ -1925,10 +1953,12 @@ class Lifecycle:
             raise SetupFailed(f"private files in the workspace: {', '.join(leaked)}")
 
     def start_services(self, services: contextlib.ExitStack) -> None:
-        """Start each fixture service and write its URL file (read-only) into the workspace."""
+        """Start each fixture service and write its URL file (read-only) into the workspace;
+        sealed (:func:`service_seal`) when the agent is."""
+        sealed = self.config.seal is not None
         for service in self.scenario.services:
             handle = services.enter_context(
-                serve(service.declared(), self.workspace, self.config.python)
+                serve(service.declared(), self.workspace, self.config.python, sealed=sealed)
             )
             self.services.append(handle)
             self.note("service_started", 1, name=service.name, url=handle.url)

@@ -2812,6 +2812,7 @@ def start_service(
     display: str = "",
     origins: Sequence[str] = (),
     python: bool | None = None,
+    seal: Seal | None = None,
 ) -> Iterator[ServiceHandle]:
     """Start a server with ``--port 0``, wait for its ``LISTENING <port>`` line, yield it.
 
@@ -2822,12 +2823,19 @@ def start_service(
     the wrapper; any other runs as the wrapper's child. The service's process group is
     always killed on exit, whatever happened.
 
+    With ``seal`` the service runs under bubblewrap as ``seal`` says (its environment is
+    ``seal.env``, never the caller's, plus the wrapper's plan), with this runtime's file
+    bound read-only so that the wrapper can run; ``cwd`` must be visible in it.
+
     Raises:
         RuntimeError: When the service does not start, naming it, its command, what went
             wrong and the last lines of its standard error.
     """
     token = run_token()
-    variables = dict(env) if env is not None else clean_env()
+    if seal is not None:
+        variables = dict(seal.env)
+    else:
+        variables = dict(env) if env is not None else clean_env()
     variables[RUN_TOKEN_VARIABLE] = token
     if python is None:
         python = len(argv) > 1 and _is_python(argv[0])
@@ -2839,12 +2847,10 @@ def start_service(
     readable, writable = os.pipe()
     plan = {"log_fd": writable, "origins": [name, *origins]}
     variables[SERVICE_PLAN_VARIABLE] = json.dumps(plan)
+    stack = contextlib.ExitStack()
     try:
-        process = subprocess.Popen(
-            command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=variables, start_new_session=True, pass_fds=(writable,),
-        )  # fmt: skip
-    except OSError as exc:
+        process = stack.enter_context(_service_process(command, cwd, variables, writable, seal))
+    except (OSError, ValueError) as exc:
         os.close(readable)
         os.close(writable)
         why = f"could not be started: {exc}"
@@ -2878,6 +2884,7 @@ def start_service(
     finally:
         kill_group(process)
         process.wait()
+        stack.close()
         sweep(token, group=process.pid)
         for thread in threads:
             thread.join(timeout=1.0)
@@ -2885,6 +2892,32 @@ def start_service(
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+
+
+@contextlib.contextmanager
+def _service_process(
+    command: Sequence[str], cwd: Path, env: Mapping[str, str], log_fd: int, seal: Seal | None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A service's process, in its own session (unsealed) or sandbox (``seal``).
+
+    Raises:
+        OSError: When it cannot be started.
+    """
+    streams: dict[str, Any] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    if seal is None:
+        yield subprocess.Popen(
+            command, cwd=cwd, stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+            pass_fds=(log_fd,), **streams,
+        )  # fmt: skip
+        return
+    binds = [*seal.binds, Bind(Path(__file__).resolve())]
+    if command[0] == sys.executable:  # the wrapper of a non-Python service: this interpreter
+        own = interpreter(sys.executable)
+        command = [own.executable, *command[1:]]
+        binds += own.binds()
+    sealed = replace(seal, binds=tuple(binds), env=env, cwd=str(cwd))
+    with sealed_popen(sealed, command, pass_fds=(log_fd,), **streams) as process:
+        yield process
 
 
 def _is_python(program: str) -> bool:
@@ -4896,14 +4929,19 @@ def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
 
 
 def start_declared_service(
-    service: Mapping[str, Any], root: Path, python: str, env: Mapping[str, str] | None = None
+    service: Mapping[str, Any],
+    root: Path,
+    python: str,
+    env: Mapping[str, str] | None = None,
+    seal: Seal | None = None,
 ) -> contextlib.AbstractContextManager[ServiceHandle]:
-    """Start a service as task.toml declares it (judge data ``TASK["services"]``) in ``root``."""
+    """Start a service as task.toml declares it (judge data ``TASK["services"]``) in ``root``
+    (sealed by ``seal``, see :func:`start_service`)."""
     argv = shlex.split(service["run"])
     return start_service(
         resolve_argv(argv, python), cwd=root, env=env, name=service["name"],
         display=f"{service['run']} --port 0", origins=list(service.get("origins", {})),
-        python=argv[:1] != [] and argv[0] in PYTHON_NAMES,
+        python=argv[:1] != [] and argv[0] in PYTHON_NAMES, seal=seal,
     )  # fmt: skip
 
 

@@ -146,3 +146,86 @@ def test_a_sealed_agent_finds_no_corpus_and_no_run_anywhere_on_the_host(
     assert seen == ["notes.txt"]
     record = json.loads((tmp_path / "runs" / outcome.run_id / "run.json").read_text("utf-8"))
     assert record["agent_binds"] == [str(shown)]
+
+
+PROBING_SERVER = r"""
+import argparse, http.server, json, os
+parser = argparse.ArgumentParser()
+parser.add_argument("--port", type=int, default=0)
+port = parser.parse_args().port
+PROBES = json.loads(os.environ.get("PROBES") or "null") or __PROBES__
+def writable(path):
+    try:
+        with open(path, "a"):
+            return True
+    except OSError:
+        return False
+seen = {
+    "env": sorted(os.environ), "cwd": os.getcwd(), "uid": os.getuid(),
+    "visible": {p: os.path.exists(p) for p in PROBES},
+    "writes_cwd": writable("service-was-here.txt"),
+}
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = json.dumps(seen).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+server = http.server.HTTPServer(("127.0.0.1", port), Handler)
+print(f"LISTENING {server.server_address[1]}", flush=True)
+server.serve_forever()
+"""
+
+ASKING_AGENT = r"""
+import json, os, urllib.request
+url = open("inputs/base_url.txt").read().strip()
+body = urllib.request.urlopen(url, timeout=10).read().decode()
+with open(os.environ["BENCHSMITH_EVENTS"], "a") as events:
+    events.write(json.dumps({"type": "assistant", "text": body}) + "\n")
+    events.write(json.dumps({"type": "idle"}) + "\n")
+"""
+
+
+def test_a_fixture_service_beside_a_sealed_agent_is_sealed_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26 item 6: the service an agent talks to runs in the minimal view, with an
+    environment of its own (no runner variable, no --pass-env credential) and a read-only
+    workspace as its folder; the task folder, the corpus and the runs folder do not exist
+    for it. The agent still reaches it on the loopback."""
+    from benchsmith.building import build
+    from tests.run.test_runner import SERVICE_TASK
+
+    host = Path(tempfile.mkdtemp(prefix="benchsmith-host-", dir="/var/tmp"))
+    try:
+        task = host / "corpus" / "09-price-lookup"
+        (task / "visible" / "inputs").mkdir(parents=True)
+        (task / "task.toml").write_text(SERVICE_TASK, encoding="utf-8")
+        runs = host / "runs"
+        probes = [str(task), str(Path(__file__).resolve()), str(runs)]
+        server = PROBING_SERVER.replace("__PROBES__", repr(probes))
+        (task / "visible" / "inputs" / "server.py").write_text(server, encoding="utf-8")
+        build([task])
+        (host / "agent.py").write_text(ASKING_AGENT, encoding="utf-8")
+        host.chmod(0o755)
+        monkeypatch.setenv("BENCHSMITH_TEST_CREDENTIAL", "s3cret")
+        monkeypatch.chdir(host)
+        python = benchlib.interpreter(sys.executable).executable
+        result = batch(
+            runs, [task], f"command:{python} agent.py", arm="asker", unsealed=False,
+            pass_env=("BENCHSMITH_TEST_CREDENTIAL",),
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(host, ignore_errors=True)
+    (outcome,) = result.outcomes
+    said = [e.event["text"] for e in outcome.timeline if e.event["type"] == "assistant"]
+    assert said, outcome.end_detail
+    seen = json.loads(said[0])
+    assert seen["visible"] == dict.fromkeys(probes, False)
+    assert "BENCHSMITH_TEST_CREDENTIAL" not in seen["env"]
+    assert not any(name.startswith(("PYTEST", "VIRTUAL_ENV")) for name in seen["env"])
+    assert seen["writes_cwd"] is False
+    assert seen["cwd"].endswith("workspace") or "benchsmith-run-" in seen["cwd"]

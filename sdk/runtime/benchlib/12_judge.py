@@ -378,14 +378,19 @@ def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
 
 
 def start_declared_service(
-    service: Mapping[str, Any], root: Path, python: str, env: Mapping[str, str] | None = None
+    service: Mapping[str, Any],
+    root: Path,
+    python: str,
+    env: Mapping[str, str] | None = None,
+    seal: Seal | None = None,
 ) -> contextlib.AbstractContextManager[ServiceHandle]:
-    """Start a service as task.toml declares it (judge data ``TASK["services"]``) in ``root``."""
+    """Start a service as task.toml declares it (judge data ``TASK["services"]``) in ``root``
+    (sealed by ``seal``, see :func:`start_service`)."""
     argv = shlex.split(service["run"])
     return start_service(
         resolve_argv(argv, python), cwd=root, env=env, name=service["name"],
         display=f"{service['run']} --port 0", origins=list(service.get("origins", {})),
-        python=argv[:1] != [] and argv[0] in PYTHON_NAMES,
+        python=argv[:1] != [] and argv[0] in PYTHON_NAMES, seal=seal,
     )  # fmt: skip
 
 

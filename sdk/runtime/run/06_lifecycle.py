@@ -317,10 +317,12 @@ class Lifecycle:
             raise SetupFailed(f"private files in the workspace: {', '.join(leaked)}")
 
     def start_services(self, services: contextlib.ExitStack) -> None:
-        """Start each fixture service and write its URL file (read-only) into the workspace."""
+        """Start each fixture service and write its URL file (read-only) into the workspace;
+        sealed (:func:`service_seal`) when the agent is."""
+        sealed = self.config.seal is not None
         for service in self.scenario.services:
             handle = services.enter_context(
-                serve(service.declared(), self.workspace, self.config.python)
+                serve(service.declared(), self.workspace, self.config.python, sealed=sealed)
             )
             self.services.append(handle)
             self.note("service_started", 1, name=service.name, url=handle.url)
