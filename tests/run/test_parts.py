@@ -94,7 +94,17 @@ def test_fifos_are_left_out_of_archives_without_blocking(tmp_path: Path) -> None
     root = _tree(tmp_path / "ws")
     os.mkfifo(root / "solution" / "pipe")
     skipped = write_archive(root, tmp_path / "a.tar.gz")
-    assert skipped == ["solution/pipe"]
+    assert skipped == [("solution/pipe", "unreadable")]
+
+
+def test_files_above_the_copy_bound_are_left_out_of_archives_unread(tmp_path: Path) -> None:
+    """A sparse 2 GiB file (no disk) is named, not read and compressed whole."""
+    root = _tree(tmp_path / "ws")
+    with open(root / "solution" / "sparse.bin", "wb") as stream:
+        stream.truncate(2 << 30)
+    skipped = write_archive(root, tmp_path / "a.tar.gz")
+    assert skipped == [("solution/sparse.bin", f"above {256 << 20} bytes")]
+    assert (tmp_path / "a.tar.gz").stat().st_size < 1 << 20
 
 
 def test_replay_runs_the_commands_that_apply_at_the_stage(tmp_path: Path) -> None:

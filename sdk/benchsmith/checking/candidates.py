@@ -138,12 +138,17 @@ def plant(workspace: Path, entries: Sequence[EntryPoint]) -> list[str]:
 
 
 ODD_DEPTH = 1200
+SPARSE_SIZES = (1 << 30, 1 << 30, 300 << 20)
+"""The apparent sizes of the sparse files the odd tree holds (no disk behind them): each
+above the judge's per-file copy bound (``benchlib.COPY_FILE_BYTES``), 2.3 GiB in all."""
 """How deep :func:`plant_odd_tree` nests: past Python's default recursion limit (1,000)."""
 
 
 def plant_odd_tree(folder: Path) -> None:
     """Plant what a careless or hostile agent may leave in an editable folder: a folder
-    nested :data:`ODD_DEPTH` deep, a FIFO and a file whose names are not UTF-8."""
+    nested :data:`ODD_DEPTH` deep, a FIFO and a file whose names are not UTF-8, and sparse
+    files of :data:`SPARSE_SIZES` (a judge copying them dense would write 2.3 GiB per
+    fixture)."""
     deep = folder / "odd-deep"
     deep.mkdir(parents=True, exist_ok=True)
     for _ in range(ODD_DEPTH):
@@ -154,6 +159,9 @@ def plant_odd_tree(folder: Path) -> None:
     os.mkfifo(raw + b"/odd-fifo-\xff")
     with open(raw + b"/odd-name-\xfe.txt", "wb") as stream:
         stream.write(b"not UTF-8\n")
+    for number, size in enumerate(SPARSE_SIZES):
+        with open(folder / f"odd-sparse-{number}.bin", "wb") as stream:
+            stream.truncate(size)
 
 
 def _write(path: Path, text: str) -> None:

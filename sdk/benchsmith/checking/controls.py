@@ -758,7 +758,8 @@ def hostile_shadow(setup: TaskSetup) -> ControlResult:
 
 @control(
     "hostile-odd-tree",
-    "the null program beside a folder 1,200 deep, a FIFO and names that are not UTF-8: ≤ 1",
+    "the null program beside a folder 1,200 deep, a FIFO, names that are not UTF-8 and "
+    "sparse files of 2.3 GiB: ≤ 1",
 )
 def hostile_odd_tree(setup: TaskSetup) -> ControlResult:
     """Judge do-nothing entry points whose folder holds a tree the judge must treat as data."""

@@ -2153,10 +2153,13 @@ def overlay(
     FIFO, socket or device, or a link leading out of the tree (which would let a candidate
     command reach the caller's files), is left out and named in ``skipped``.
 
+    At most one :class:`CopyBudget` is copied over all ``paths``; what lies beyond is left
+    out and named in ``skipped`` too.
+
     Returns:
         The paths copied. ``src_root`` is only read.
     """
-    copied = []
+    copied, budget = [], CopyBudget()
     for rel in paths:
         name = rel.rstrip("/")
         src = src_root / name
@@ -2166,7 +2169,8 @@ def overlay(
                 target.parent.chmod(target.parent.stat().st_mode | 0o700)
             remove_path(target)
             ensure_parent(target)
-            _safe_copy(src, target, dest_root, name, skipped if skipped is not None else [])
+            kept = skipped if skipped is not None else []
+            _safe_copy(src, target, dest_root, name, kept, budget)
             copied.append(rel)
     return copied
 
@@ -2261,9 +2265,53 @@ def _link_stays_inside(link: Path, root: Path, target: str | None = None) -> boo
     return resolved.is_relative_to(Path(os.path.normpath(root.absolute())))
 
 
-def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) -> None:
+COPY_FILE_BYTES = 256 << 20
+COPY_TOTAL_BYTES = 1 << 30
+COPY_FILES = 100_000
+
+
+class CopyBudget:
+    """What one overlay of a candidate's workspace may copy into a fixture: at most
+    :data:`COPY_FILES` entries, no file above :data:`COPY_FILE_BYTES` and
+    :data:`COPY_TOTAL_BYTES` in all, counted by apparent size (a sparse file of 1 GiB
+    holding 12 KiB would be copied dense). What lies beyond is left out and named, so a
+    candidate that floods its editable paths gets a verdict saying so, and the judge's disk
+    and time stay bounded."""
+
+    __slots__ = ("bytes", "entries", "full")
+
+    def __init__(self) -> None:
+        self.bytes = self.entries = 0
+        self.full = False
+
+    def admit(self, info: os.stat_result, shown: str, skipped: list[str]) -> bool:
+        """Whether the entry ``info`` fits; if not, why goes into ``skipped``."""
+        if self.full:
+            return False
+        self.entries += 1
+        if self.entries > COPY_FILES:
+            self.full = True
+            skipped.append(f"{shown} and everything after it (more than {COPY_FILES} entries)")
+            return False
+        if not stat.S_ISREG(info.st_mode):
+            return True
+        if info.st_size > COPY_FILE_BYTES:
+            skipped.append(f"{shown} ({info.st_size} bytes: above {COPY_FILE_BYTES} per file)")
+            return False
+        if self.bytes + info.st_size > COPY_TOTAL_BYTES:
+            self.full = True
+            skipped.append(f"{shown} and everything after it (above {COPY_TOTAL_BYTES} bytes)")
+            return False
+        self.bytes += info.st_size
+        return True
+
+
+def _safe_copy(
+    src: Path, dest: Path, root: Path, rel: str, skipped: list[str], budget: CopyBudget
+) -> None:
     """Copy ``src`` to ``dest`` (a folder with all it holds, at any depth), skipping special
-    files and escaping links. Folders get their modes (plus owner access) once filled.
+    files and escaping links, within ``budget``. Folders get their modes (plus owner
+    access) once filled.
 
     Both trees are walked through descriptors, as :func:`delete_tree` walks one: each
     folder is entered from its parent's descriptor and left through ``..``, so every step
@@ -2273,18 +2321,24 @@ def _safe_copy(src: Path, dest: Path, root: Path, rel: str, skipped: list[str]) 
     held = [os.open(src.parent, _FOLDER_FLAGS)]  # source folder, target folder
     try:
         held.append(os.open(dest.parent, _FOLDER_FLAGS))
-        _copy_tree_at(held, (src.name, dest.name, rel), dest.parent, root, skipped)
+        _copy_tree_at(held, (src.name, dest.name, rel), dest.parent, root, (skipped, budget))
     finally:
         for handle in held:
             os.close(handle)
 
 
 def _copy_tree_at(
-    held: list[int], top: tuple[str, str, str], base: Path, root: Path, skipped: list[str]
+    held: list[int],
+    top: tuple[str, str, str],
+    base: Path,
+    root: Path,
+    bounds: tuple[list[str], CopyBudget],
 ) -> None:
     """The walk of :func:`_safe_copy`: ``held`` holds the open source and target folders
     (``top``: the entry to copy there, its name in the target, its shown path; ``base``: the
-    target folder's path), and ends on them again."""
+    target folder's path; ``bounds``: the skipped list and the budget), and ends on them
+    again."""
+    skipped = bounds[0]
     pending = [[top]]  # per level: (source name, target name, shown path) left to copy
     entered: list[tuple[str, str, int]] = []  # per folder entered: target name, shown, mode
     while True:
@@ -2302,7 +2356,7 @@ def _copy_tree_at(
             continue
         name, made, shown = pending[-1].pop()
         place = _Place(base, entered, made)
-        folder_mode = _copy_entry(held[0], held[1], (name, made, shown), place, root, skipped)
+        folder_mode = _copy_entry(held[0], held[1], (name, made, shown), place, root, bounds)
         if folder_mode is None:
             continue
         try:
@@ -2341,15 +2395,18 @@ def _copy_entry(
     names: tuple[str, str, str],
     place: _Place,
     root: Path,
-    skipped: list[str],
+    bounds: tuple[list[str], CopyBudget],
 ) -> int | None:
     """Copy the entry of the open folder ``source`` named ``names[0]`` into ``target`` as
     ``names[1]`` (``names[2]``: the path reported): a regular file (content, mode, times)
     or a symlink that stays inside ``root``, or create the folder and return its source
-    mode (to enter it); anything else is skipped with why."""
+    mode (to enter it); anything else, or what the budget refuses, is skipped with why."""
     name, made, shown = names
+    skipped, budget = bounds
     try:
         info = os.stat(name, dir_fd=source, follow_symlinks=False)
+        if not budget.admit(info, shown, skipped):
+            return None
         if stat.S_ISLNK(info.st_mode):
             text = os.readlink(name, dir_fd=source)
             if _link_stays_inside(place.path(), root, text):
@@ -3784,6 +3841,10 @@ def _pod_outcome(
 # ---------------------------------------------------------------------------------------------
 
 
+SQLITE_SECONDS = 120.0
+SQLITE_HEAP_BYTES = 1 << 30
+
+
 class CheckFailed(Exception):
     """Raised by a check (or a reader) to fail it with a message for the notes."""
 
@@ -3901,12 +3962,20 @@ class Files:
         return value
 
     def sqlite(self, rel: str) -> sqlite3.Connection:
-        """Open a SQLite database read-only (fails when it is not one)."""
+        """Open a SQLite database read-only (fails when it is not one), bounded: its queries
+        stop after :data:`SQLITE_SECONDS` in all (``OperationalError: interrupted``) and
+        SQLite's heap is capped at :data:`SQLITE_HEAP_BYTES`, temporary tables in memory
+        (``MemoryError``), so a candidate's recursive view cannot run or grow for ever; a
+        check stopped so fails with a note naming the bound (:func:`run_check`)."""
         path = self.path(rel)
         if not path.is_file():
             raise CheckFailed(f"{rel}: missing")
         try:
             connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            connection.execute(f"PRAGMA hard_heap_limit={SQLITE_HEAP_BYTES}")
+            connection.execute("PRAGMA temp_store=MEMORY")
+            deadline = time.monotonic() + SQLITE_SECONDS
+            connection.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
             connection.execute("PRAGMA schema_version").fetchone()
         except sqlite3.Error as exc:
             raise CheckFailed(f"{rel}: not a SQLite database ({exc})") from None
@@ -4432,11 +4501,26 @@ def run_check(check: Check, run: Run) -> Outcome:
         return Outcome(check.name, check.level, run.fixture, False, _clip(str(exc)))
     except (Exception, SystemExit) as exc:  # a crashing check fails; the others still run
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        note = f"check crashed: {type(exc).__name__}: {exc} (line {where.lineno})"
-        return Outcome(check.name, check.level, run.fixture, False, _clip(note))
+        note = _bound_note(exc) or f"check crashed: {type(exc).__name__}: {exc}"
+        return Outcome(
+            check.name, check.level, run.fixture, False, _clip(f"{note} (line {where.lineno})")
+        )
     if _ASSERTIONS[0] == before:
         return Outcome(check.name, check.level, run.fixture, False, "check made no assertion")
     return Outcome(check.name, check.level, run.fixture, True)
+
+
+def _bound_note(exc: BaseException) -> str:
+    """The note of a check stopped by one of the judge's bounds, or ""."""
+    if isinstance(exc, MemoryError):
+        return (
+            f"the judge's memory bound was reached reading the candidate's files "
+            f"({JUDGE_MEMORY_BYTES >> 30} GiB of address space, {SQLITE_HEAP_BYTES >> 20} MiB "
+            "of SQLite heap)"
+        )
+    if isinstance(exc, sqlite3.OperationalError) and str(exc) == "interrupted":
+        return f"querying the candidate's SQLite database took more than {SQLITE_SECONDS:g} s"
+    return ""
 
 
 def _clip(text: str) -> str:
@@ -4699,6 +4783,7 @@ class Judge:
             except ValueError as exc:
                 parser.error(f"--stage: {exc}")
         stdout = sys.stdout
+        bound_memory(JUDGE_MEMORY_BYTES)
         try:
             sealed, why = (
                 (False, "--unsealed was given")
@@ -4926,6 +5011,21 @@ def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
         spec["name"], resolved, spec["url_file"], argv[:1] != [] and argv[0] in PYTHON_NAMES,
         display=f"{spec['run']} --port 0", origins=dict(spec.get("origins", {})),
     )  # fmt: skip
+
+
+JUDGE_MEMORY_BYTES = 8 << 30
+"""The judge's own address space (the soft RLIMIT_AS judge.py sets for itself): what it reads
+of a candidate's files is held under it, so a hostile output ends in a failed check (a
+``MemoryError``), never in a judge that grows until the machine swaps."""
+
+
+def bound_memory(limit: int) -> None:
+    """Lower this process's soft address-space limit to ``limit`` (never raise it; the hard
+    limit stays, so sandboxes started later set their own)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft > limit:
+        top = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (top, hard))
 
 
 def start_declared_service(

@@ -3,6 +3,10 @@
 # ---------------------------------------------------------------------------------------------
 
 
+SQLITE_SECONDS = 120.0
+SQLITE_HEAP_BYTES = 1 << 30
+
+
 class CheckFailed(Exception):
     """Raised by a check (or a reader) to fail it with a message for the notes."""
 
@@ -120,12 +124,20 @@ class Files:
         return value
 
     def sqlite(self, rel: str) -> sqlite3.Connection:
-        """Open a SQLite database read-only (fails when it is not one)."""
+        """Open a SQLite database read-only (fails when it is not one), bounded: its queries
+        stop after :data:`SQLITE_SECONDS` in all (``OperationalError: interrupted``) and
+        SQLite's heap is capped at :data:`SQLITE_HEAP_BYTES`, temporary tables in memory
+        (``MemoryError``), so a candidate's recursive view cannot run or grow for ever; a
+        check stopped so fails with a note naming the bound (:func:`run_check`)."""
         path = self.path(rel)
         if not path.is_file():
             raise CheckFailed(f"{rel}: missing")
         try:
             connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            connection.execute(f"PRAGMA hard_heap_limit={SQLITE_HEAP_BYTES}")
+            connection.execute("PRAGMA temp_store=MEMORY")
+            deadline = time.monotonic() + SQLITE_SECONDS
+            connection.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
             connection.execute("PRAGMA schema_version").fetchone()
         except sqlite3.Error as exc:
             raise CheckFailed(f"{rel}: not a SQLite database ({exc})") from None

@@ -469,11 +469,26 @@ def run_check(check: Check, run: Run) -> Outcome:
         return Outcome(check.name, check.level, run.fixture, False, _clip(str(exc)))
     except (Exception, SystemExit) as exc:  # a crashing check fails; the others still run
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        note = f"check crashed: {type(exc).__name__}: {exc} (line {where.lineno})"
-        return Outcome(check.name, check.level, run.fixture, False, _clip(note))
+        note = _bound_note(exc) or f"check crashed: {type(exc).__name__}: {exc}"
+        return Outcome(
+            check.name, check.level, run.fixture, False, _clip(f"{note} (line {where.lineno})")
+        )
     if _ASSERTIONS[0] == before:
         return Outcome(check.name, check.level, run.fixture, False, "check made no assertion")
     return Outcome(check.name, check.level, run.fixture, True)
+
+
+def _bound_note(exc: BaseException) -> str:
+    """The note of a check stopped by one of the judge's bounds, or ""."""
+    if isinstance(exc, MemoryError):
+        return (
+            f"the judge's memory bound was reached reading the candidate's files "
+            f"({JUDGE_MEMORY_BYTES >> 30} GiB of address space, {SQLITE_HEAP_BYTES >> 20} MiB "
+            "of SQLite heap)"
+        )
+    if isinstance(exc, sqlite3.OperationalError) and str(exc) == "interrupted":
+        return f"querying the candidate's SQLite database took more than {SQLITE_SECONDS:g} s"
+    return ""
 
 
 def _clip(text: str) -> str:

@@ -148,6 +148,7 @@ class Judge:
             except ValueError as exc:
                 parser.error(f"--stage: {exc}")
         stdout = sys.stdout
+        bound_memory(JUDGE_MEMORY_BYTES)
         try:
             sealed, why = (
                 (False, "--unsealed was given")
@@ -375,6 +376,21 @@ def _pod_service(spec: Mapping[str, Any], python: str) -> PodService:
         spec["name"], resolved, spec["url_file"], argv[:1] != [] and argv[0] in PYTHON_NAMES,
         display=f"{spec['run']} --port 0", origins=dict(spec.get("origins", {})),
     )  # fmt: skip
+
+
+JUDGE_MEMORY_BYTES = 8 << 30
+"""The judge's own address space (the soft RLIMIT_AS judge.py sets for itself): what it reads
+of a candidate's files is held under it, so a hostile output ends in a failed check (a
+``MemoryError``), never in a judge that grows until the machine swaps."""
+
+
+def bound_memory(limit: int) -> None:
+    """Lower this process's soft address-space limit to ``limit`` (never raise it; the hard
+    limit stays, so sandboxes started later set their own)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft > limit:
+        top = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (top, hard))
 
 
 def start_declared_service(

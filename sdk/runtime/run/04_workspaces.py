@@ -154,14 +154,19 @@ def _info(path: Path, root: Path) -> tarfile.TarInfo | None:
     return info
 
 
-def write_archive(root: Path, dest: Path, paths: tuple[str, ...] | None = None) -> list[str]:
+def write_archive(
+    root: Path, dest: Path, paths: tuple[str, ...] | None = None
+) -> list[tuple[str, str]]:
     """Archive ``root`` (or only its ``paths``) to ``dest`` as a deterministic tar.gz.
 
     Returns:
-        Workspace-relative paths left out: unreadable files, FIFOs, sockets and devices (an
-        agent may leave any of them; opening a FIFO would block the runner forever).
+        The workspace-relative paths left out, each with why: ``unreadable`` (unreadable
+        files, FIFOs, sockets and devices: an agent may leave any of them, and opening a
+        FIFO would block the runner forever) or ``above N bytes`` (a file larger than
+        ``benchlib.COPY_FILE_BYTES``, the judge's own bound: a sparse file of 1 GiB that
+        holds nothing would otherwise be read and compressed whole).
     """
-    skipped: list[str] = []
+    skipped: list[tuple[str, str]] = []
     benchlib.ensure_parent(dest)
     with (
         open(dest, "wb") as raw,
@@ -172,9 +177,9 @@ def write_archive(root: Path, dest: Path, paths: tuple[str, ...] | None = None) 
             try:
                 added = _add(tar, path, root)
             except OSError:
-                added = False
-            if not added:
-                skipped.append(path.relative_to(root).as_posix())
+                added = "unreadable"
+            if added:
+                skipped.append((path.relative_to(root).as_posix(), added))
     return skipped
 
 
@@ -184,17 +189,22 @@ def archive_workspace(
     """Archive a run's final workspace (only ``paths`` when given) as ``run_dir``'s
     :data:`WORKSPACE_ARCHIVE`; an ``archive`` diagnostic for each entry left out."""
     skipped = write_archive(workspace, run_dir / WORKSPACE_ARCHIVE, paths)
-    message = "unreadable, not archived: {}"
-    return [DiagnosticEntry(0, "runner", 0, 0, "archive", message.format(r)) for r in skipped]
+    return [
+        DiagnosticEntry(0, "runner", 0, 0, "archive", f"{why}, not archived: {rel}")
+        for rel, why in skipped
+    ]
 
 
-def _add(tar: tarfile.TarFile, path: Path, root: Path) -> bool:
+def _add(tar: tarfile.TarFile, path: Path, root: Path) -> str:
+    """Add ``path`` to ``tar``; why it was left out, or "" once added."""
     info = _info(path, root)
     if info is None:
-        return False
+        return "unreadable"
+    if info.isreg() and info.size > benchlib.COPY_FILE_BYTES:
+        return f"above {benchlib.COPY_FILE_BYTES} bytes"
     if info.isreg():
         with open(path, "rb") as stream:
             tar.addfile(info, stream)
     else:
         tar.addfile(info)
-    return True
+    return ""
