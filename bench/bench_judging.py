@@ -9,6 +9,10 @@ For each task, the judge.py of this checkout and of ``--baseline`` (another chec
 ``git worktree`` of main) judge the same candidate with a warm fixture cache, alternately,
 ``--runs`` times each. Printed: the median wall and CPU seconds (judge plus children) of
 each, and the ratio this / baseline.
+
+``--candidate reference`` judges the task's reference solution instead: every check runs and
+reads real outputs (SQLite databases included), which is what the judge's reading bounds
+cost (issue 26: target <= 5 %).
 """
 
 from __future__ import annotations
@@ -48,6 +52,12 @@ def crash_candidate(task_dir: Path, dest: Path) -> Path:
     return dest
 
 
+def reference_candidate(task_dir: Path, dest: Path) -> Path:
+    """A workspace holding the task's reference solution (its editable paths)."""
+    shutil.copytree(task_dir / "reference", dest)
+    return dest
+
+
 def judge_once(task_dir: Path, workspace: Path, cache: Path, python: str) -> tuple[float, float]:
     """Wall and CPU seconds of one judging (the judge and every process it waited for)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -67,13 +77,17 @@ def main() -> int:
     parser.add_argument("tasks", nargs="*", default=["18", "13", "01"], help="corpus task ids")
     parser.add_argument("--baseline", type=Path, required=True, help="another checkout's root")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--candidate", choices=("crash", "reference"), default="crash")
     args = parser.parse_args()
     python = default_python()
     for ident in args.tasks:
         name = next((REPO / "tasks").glob(f"{ident.zfill(2)}-*")).name
         with tempfile.TemporaryDirectory(prefix="bench-judging-") as tmp:
             root = Path(tmp)
-            workspace = crash_candidate(REPO / "tasks" / name, root / "ws")
+            if args.candidate == "crash":
+                workspace = crash_candidate(REPO / "tasks" / name, root / "ws")
+            else:
+                workspace = reference_candidate(REPO / "tasks" / name, root / "ws")
             sides = {"this": REPO / "tasks" / name, "baseline": args.baseline / "tasks" / name}
             samples: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
             for side, task_dir in sides.items():  # warm each side's cache once
