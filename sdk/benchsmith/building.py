@@ -290,11 +290,20 @@ def _format(targets: list[_Target]) -> None:
             pending[str(target.path)] = target
     formatted = format_sources({name: t.content for name, t in pending.items()})
     for name, target in pending.items():
-        target.content = formatted[name]
+        target.content = _keep_region(target, formatted[name])
         target.owned = _owned(target.path, target.content)
         if target.rerender is not None:
             again = target.rerender(target.content)
             target.rendered = sha256_text(formatter_identity() + "\0" + again)
+
+
+def _keep_region(target: _Target, formatted: str) -> str:
+    """``formatted`` with judge.py's authored region as the author wrote it (ruff formats
+    only the generated code; the region is the author's, blank lines and all)."""
+    if target.path.name != "judge.py":
+        return formatted
+    shown = _shown(target.path)
+    return regions.with_region(formatted, regions.authored_region(target.content, shown), shown)
 
 
 def _reuse_formatted(target: _Target, entry: dict[str, str]) -> bool:

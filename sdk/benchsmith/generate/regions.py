@@ -36,6 +36,18 @@ def authored_region(text: str, shown: str) -> str:
     return "\n".join(text.splitlines()[start + 1 : end])
 
 
+def with_region(text: str, region: str, shown: str) -> str:
+    """Return ``text`` with the lines between its region markers replaced by ``region``.
+
+    ``build`` formats generated code only: it puts the authored region back, byte for byte,
+    into the formatted file.
+    """
+    start, end = _bounds(text, shown)
+    lines = text.splitlines()
+    inner = region.splitlines() if region else []
+    return "\n".join(lines[: start + 1] + inner + lines[end:]) + "\n"
+
+
 def skeleton(text: str, shown: str) -> str:
     """Return ``text`` with the authored region emptied: the part benchsmith owns."""
     start, end = _bounds(text, shown)
