@@ -8,6 +8,7 @@ from typing import Any
 
 from benchsmith.auditing import AuditOptions, audit_tasks
 from benchsmith.auditing.mutants import unified_diff
+from benchsmith.auditrecord import RECORD_FILE
 from benchsmith.pythons import default_python
 from tests.audit.conftest import CopyExample, audit_json, edit_authored, edit_task_data, invoke
 
@@ -199,3 +200,21 @@ def test_progress_off_a_terminal_is_one_line_per_tenth(capsys: Any) -> None:
     lines = capsys.readouterr().err.splitlines()
     assert lines[0] == "audit tasks/13-x: 2/20 job(s) done"
     assert len(lines) == 10 and lines[-1] == "audited tasks/13-x: 20 job(s)"
+
+
+def test_a_failed_audit_writes_no_record(example: CopyExample) -> None:
+    """``--record`` is a proof that the task passed: with a survivor, audit.lock is left as
+    it was and the report says why (issue 28)."""
+    task = example("01-grade-summary")
+    _ignore_top_json(task)
+    before = (task / RECORD_FILE).read_bytes()
+    code, report = audit_json(task, "--full", "--record")
+    assert code == 1
+    audit = _task(report)
+    assert audit["survivors"]
+    assert (task / RECORD_FILE).read_bytes() == before
+    assert audit["record"]["written"] is False
+    assert any(
+        f.startswith(f"{RECORD_FILE} not written: the audit failed (survived: ")
+        for f in audit["findings"]
+    )

@@ -221,6 +221,7 @@ class _Pending:
     error: str = ""
     sample: Sample | None = None
     record: bool = False
+    strict: bool = False
     inputs: str = ""
     order: list[str] = field(default_factory=list)
     replayed: list[MutantResult] = field(default_factory=list)
@@ -239,15 +240,24 @@ class _Pending:
         results = sorted(fresh + self.replayed, key=lambda r: place.get(r.mutant.id, len(place)))
         measured = self.replayed_expectations + measured
         self.findings += _mismatches(self.shown, self.verify, fresh)
-        if self.record and not self.error:
-            self._write(results, measured)
-        results = [_justified(self.spec, r) for r in results]
-        findings = self.findings + _stale_justifications(self.spec, results, self.partial)
-        return TaskAudit(
-            self.shown, self.spec.id, self.spec.slug, tuple(results), tuple(measured),
+        judged = [_justified(self.spec, r) for r in results]
+        findings = self.findings + _stale_justifications(self.spec, judged, self.partial)
+        audit = TaskAudit(
+            self.shown, self.spec.id, self.spec.slug, tuple(judged), tuple(measured),
             tuple(findings), self.duplicates, time.monotonic() - self.started, self.error,
             self.sample, self.use,
         )  # fmt: skip
+        if self.record and not self.error:
+            failed = audit.failed(self.strict)
+            if failed:  # a record proves the task passed its audit: a failed one writes none
+                note = f"{RECORD_FILE} not written: the audit failed ({failed[0]})"
+                use = RecordUse(False, note)
+                return replace(audit, findings=(*audit.findings, note), record=use)
+            before = len(self.findings)
+            self._write(results, measured)
+            added = tuple(self.findings[before:])
+            audit = replace(audit, findings=(*audit.findings, *added), record=self.use)
+        return audit
 
     def _write(
         self, results: Sequence[MutantResult], measured: Sequence[ExpectationResult]
@@ -347,7 +357,9 @@ def _start(
     """Set one task up and submit its jobs; set-up failures become the task's error."""
     shown = display_path(spec.task_dir)
     tmp = Path(tempfile.mkdtemp(prefix="benchsmith-audit-"))
-    pending = _Pending(spec, shown, tmp, time.monotonic(), record=options.record)
+    pending = _Pending(
+        spec, shown, tmp, time.monotonic(), record=options.record, strict=options.strict
+    )
     try:
         _submit(pending, options, pool, progress)
     except (OSError, RuntimeError, ValueError, BenchsmithError) as exc:
