@@ -116,6 +116,25 @@ def test_private_values_must_not_leak(make_task: Callable[..., Path]) -> None:
     assert any("'4711.25'" in d.message for d in leaks)
 
 
+def test_a_label_is_no_leak_in_equals_as_it_is_none_in_where(
+    make_task: Callable[..., Path],
+) -> None:
+    """BS302 treats a vocabulary word TASK.md must state (`needs_review`) the same in an
+    expectation's `equals` as in its `where`: not a private truth (issue 28)."""
+    prose = "Write each key with its status: `ok` or `needs_review`."
+    anchor = (
+        '\n[[anchors]]\nname = "odd"\nfile = "inputs/data.csv"\n'
+        'record = { key = "K900", value = 9 }\n'
+        'expect = [{ file = "output/total.json", path = "status", equals = "needs_review" }]\n'
+    )
+    text = (
+        MINIMAL_TASK.replace('prose = "Sum the values of inputs/data.csv."', f'prose = "{prose}"')
+        + anchor
+    )
+    task = built(make_task, text)
+    assert [d for d in lint_paths([task]) if d.code == "BS302"] == []
+
+
 def test_symlinks_must_stay_in_their_shipped_folder(
     make_task: Callable[..., Path], tmp_path: Path
 ) -> None:

@@ -175,8 +175,8 @@ def _distinctive(value: object) -> str | None:
     if isinstance(value, int | float | Decimal):
         text = str(value)
         return text if len(text.replace("-", "").replace(".", "")) >= 5 else None
-    if isinstance(value, str):
-        specific = any(ch.isdigit() or ch in "._:/@" for ch in value)
+    if isinstance(value, str):  # a bare word (`needs_review`) is a label TASK.md must state
+        specific = any(ch.isdigit() or ch in ".:/@" for ch in value)
         return value if len(value) >= 6 and specific else None
     return None
 
