@@ -27,6 +27,13 @@ The file is JSON, one mutant per line, sorted, so equal fates give equal bytes::
 
 Each mutant entry is ``[diff digest, fate, level, form_only]``: a mutant counts as recorded
 only when its id and its diff are both unchanged.
+
+A record also keeps ``"files"``: each input file's digest as far as a fate can depend on it
+(:func:`fate_hashes`; scenario.json without its title, initial prompt and stage messages,
+which no judge reads). A record whose overall digest no longer matches is still current when
+those agree -- rewording a stage message costs no new full audit -- and, when it is stale,
+says which files changed. Records written before ``"files"`` existed are current by their
+digest alone.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -76,11 +83,13 @@ class Record:
         mutants: Mutant id to its recorded fate.
         expectations: ``(name, fixture, field, original, perturbed, load_bearing)`` of
             every perturbed value.
+        files: Each input file's :func:`fate_hashes` digest (empty in older records).
     """
 
     inputs: str
     mutants: dict[str, RecordedFate]
     expectations: tuple[Expectation, ...]
+    files: dict[str, str] = field(default_factory=dict)
 
 
 class RecordError(ValueError):
@@ -97,6 +106,45 @@ def inputs_digest(task_dir: Path) -> str:
     for rel, path in _input_files(task_dir):
         lines.append(f"{rel}\0{hashlib.sha256(path.read_bytes()).hexdigest()}")
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+SCENARIO_PROSE = ("title", "initial_prompt")
+"""scenario.json keys (and each stage's ``message``) that no mutant's fate depends on."""
+
+
+def fate_hashes(task_dir: Path) -> dict[str, str]:
+    """Each input file (those :func:`inputs_digest` covers) and the digest of what a mutant's
+    fate can depend on in it: its bytes, or for scenario.json its JSON without
+    :data:`SCENARIO_PROSE` and the stage messages."""
+    found = {}
+    for rel, path in _input_files(task_dir):
+        data = path.read_bytes()
+        if rel == "scenario.json":
+            data = _scenario_without_prose(data)
+        found[rel] = hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
+    return found
+
+
+def _scenario_without_prose(data: bytes) -> bytes:
+    try:
+        scenario = json.loads(data)
+    except ValueError:
+        return data
+    if not isinstance(scenario, dict):
+        return data
+    kept = {k: v for k, v in scenario.items() if k not in SCENARIO_PROSE}
+    stages = kept.get("stages")
+    if isinstance(stages, list):
+        kept["stages"] = [
+            {k: v for k, v in s.items() if k != "message"} if isinstance(s, dict) else s
+            for s in stages
+        ]
+    return json.dumps(kept, sort_keys=True).encode("utf-8")
+
+
+def changed_files(then: dict[str, str], now: dict[str, str]) -> list[str]:
+    """The input files whose fate digests differ (changed, added or removed), sorted."""
+    return sorted(rel for rel in then.keys() | now.keys() if then.get(rel) != now.get(rel))
 
 
 def _input_files(task_dir: Path) -> list[tuple[str, Path]]:
@@ -164,10 +212,13 @@ def _parse(data: Any) -> Record:
             diff, fate, None if level is None else int(level), bool(form_only)
         )
     expectations = tuple(
-        (str(name), str(fixture), str(field), original, perturbed, _bearing(bearing))
-        for name, fixture, field, original, perturbed, bearing in data["expectations"]
+        (str(name), str(fixture), str(key), original, perturbed, _bearing(bearing))
+        for name, fixture, key, original, perturbed, bearing in data["expectations"]
     )
-    return Record(inputs, mutants, expectations)
+    files = data.get("files", {})
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        raise TypeError("files is not an object of digests")
+    return Record(inputs, mutants, expectations, {str(k): v for k, v in files.items()})
 
 
 def _bearing(value: Any) -> bool | None:
@@ -181,7 +232,10 @@ def record_text(record: Record) -> str:
     head = json.dumps({"format": FORMAT, "inputs": record.inputs})[:-1]
     ordered = sorted(record.expectations, key=_key)
     expectations = json.dumps([list(e) for e in ordered], default=str, ensure_ascii=False)
-    lines = [f'{head}, "expectations": {expectations},', ' "mutants": {']
+    lines = [f'{head}, "expectations": {expectations},']
+    if record.files:
+        lines.append(f' "files": {json.dumps(record.files, sort_keys=True)},')
+    lines.append(' "mutants": {')
     entries = sorted(record.mutants.items())
     for number, (ident, fate) in enumerate(entries, start=1):
         value = [fate.diff, fate.fate, fate.level, fate.form_only]
@@ -222,9 +276,15 @@ def record_state(task_dir: Path, digest: str | None = None) -> tuple[Record | No
         return None, str(exc)
     if record is None:
         return None, f"no {RECORD_FILE}: the task has no recorded full audit"
-    if record.inputs != (digest or inputs_digest(task_dir)):
+    if record.inputs == (digest or inputs_digest(task_dir)):
+        return record, ""
+    if not record.files:
         return None, f"{RECORD_FILE} is stale: the task's files changed since its full audit"
-    return record, ""
+    changed = changed_files(record.files, fate_hashes(task_dir))
+    if not changed:  # only prose changed (a stage message): every fate still holds
+        return record, ""
+    shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+    return None, f"{RECORD_FILE} is stale: changed since its full audit: {shown}"
 
 
 def verification_sample(fates: Iterable[tuple[str, str]], size: int, seed: int) -> list[str]:
@@ -255,11 +315,13 @@ def new_record(
     inputs: str,
     mutants: Sequence[tuple[str, str, str, int | None, bool]],
     expectations: Sequence[Expectation],
+    files: dict[str, str] | None = None,
 ) -> Record:
     """A record of ``(id, diff, fate, level, form_only)`` results of a task whose files had
-    the digest ``inputs`` (taken when its audit started)."""
+    the digest ``inputs`` and the :func:`fate_hashes` ``files`` (taken when its audit
+    started)."""
     fates = {
         ident: RecordedFate(diff_digest(diff), fate, level, form_only)
         for ident, diff, fate, level, form_only in mutants
     }
-    return Record(inputs, fates, tuple(expectations))
+    return Record(inputs, fates, tuple(expectations), dict(files or {}))

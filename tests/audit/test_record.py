@@ -20,6 +20,7 @@ from benchsmith.auditrecord import (
     inputs_digest,
     parse_record,
     read_record,
+    record_state,
     record_text,
     verification_sample,
 )
@@ -126,7 +127,7 @@ def test_a_stale_record_is_a_finding_and_the_task_is_sampled_instead(
     assert code == 1
     assert audit["record"] == {
         "current": False,
-        "note": "audit.lock is stale: the task's files changed since its full audit",
+        "note": "audit.lock is stale: changed since its full audit: judge.py",
         "replayed": 0,
         "verified": [],
         "unrecorded": 0,
@@ -273,3 +274,39 @@ def test_a_record_reads_back_as_it_was_written(
     assert again.inputs == record.inputs and again.mutants == mutants
     assert sorted(again.expectations, key=repr) == sorted(record.expectations, key=repr)
     assert record_text(again) == text
+
+
+def test_rewording_a_stage_message_keeps_the_record_and_other_edits_are_named(
+    recorded: tuple[Path, dict[str, Any]],
+) -> None:
+    """Issue 28: a record knows each input file's fate digest, so a reworded stage message
+    (scenario.json prose no judge reads) costs no new full audit, and a stale record names
+    the files that changed."""
+    task, _ = recorded
+    assert read_record(task).files  # type: ignore[union-attr]
+    scenario = json.loads((task / "scenario.json").read_text("utf-8"))
+    scenario["stages"][0]["message"] += " Please hurry."
+    scenario["title"] = "Another title"
+    (task / "scenario.json").write_text(json.dumps(scenario, indent=2), "utf-8")
+    record, why = record_state(task)
+    assert record is not None and why == ""
+    assert not any(d.code == "BS506" for d in lint_paths([task]))
+    scenario["stages"][0]["inject"] = ["inputs"]
+    (task / "scenario.json").write_text(json.dumps(scenario, indent=2), "utf-8")
+    (task / "seed.py").write_text((task / "seed.py").read_text("utf-8") + "\n", "utf-8")
+    record, why = record_state(task)
+    assert record is None
+    assert why == f"{RECORD_FILE} is stale: changed since its full audit: scenario.json, seed.py"
+
+
+def test_a_record_without_file_digests_is_current_by_its_digest_alone(
+    recorded: tuple[Path, dict[str, Any]],
+) -> None:
+    """Records written before they kept ``files`` stay current until the task changes."""
+    task, _ = recorded
+    _edit_record(task, lambda data: data.pop("files"))
+    assert record_state(task) == (read_record(task), "")
+    scenario = json.loads((task / "scenario.json").read_text("utf-8"))
+    scenario["title"] = "Another title"
+    (task / "scenario.json").write_text(json.dumps(scenario), "utf-8")
+    assert record_state(task)[1].endswith("the task's files changed since its full audit")

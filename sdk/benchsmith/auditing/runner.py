@@ -43,6 +43,7 @@ from benchsmith.auditrecord import (
     Record,
     RecordedFate,
     diff_digest,
+    fate_hashes,
     inputs_digest,
     new_record,
     record_state,
@@ -223,6 +224,7 @@ class _Pending:
     record: bool = False
     strict: bool = False
     inputs: str = ""
+    files: dict[str, str] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     replayed: list[MutantResult] = field(default_factory=list)
     replayed_expectations: list[ExpectationResult] = field(default_factory=list)
@@ -275,6 +277,7 @@ class _Pending:
                 (e.name, e.fixture, e.field, e.original, e.perturbed, e.load_bearing)
                 for e in measured
             ],
+            self.files,
         )
         try:
             write_record(self.spec.task_dir, record)
@@ -376,6 +379,7 @@ def _submit(
     spec, tmp = pending.spec, pending.tmp
     task = read_task_data(spec.task_dir / "judge.py")
     pending.inputs = inputs_digest(spec.task_dir)
+    pending.files = fate_hashes(spec.task_dir)
     made = task_mutants(spec.task_dir, layout_for(spec))
     pending.findings += list(made.problems)
     pending.duplicates = made.duplicates
