@@ -108,3 +108,24 @@ def test_expectations_name_only_columns_of_the_output(make_task: Callable[..., P
     assert finding.code == "BS102"
     assert "edge.expect[0].where.keey: 'keey' is not a column" in finding.message
     assert (finding.line, finding.col) == (text.count("\n") - 1, 11)
+
+
+def test_an_expectation_on_an_undeclared_output_is_located(
+    make_task: Callable[..., Path],
+) -> None:
+    """Issue 28: a typo in an expectation's file passed build and lint and surfaced only in
+    check as "reference: level 3, expected 5"; it is a located BS102 with a suggestion."""
+    anchor = ANCHOR.format(record=GOOD) + (
+        'expect = [{ file = "output/totals.json", path = "total", equals = 3 }]\n'
+    )
+    task = make_task(BASE.replace("[edge]", anchor + "\n[edge]"))
+    spec, found = read_task(task)
+    assert spec is None
+    text = (task / "task.toml").read_text("utf-8")
+    line = text[: text.index('expect = [{ file = "output/totals.json"')].count("\n") + 1
+    [(at, message)] = [(d.line, d.message) for d in found if d.code == "BS102"]
+    assert at == line
+    assert message.endswith(
+        "output/totals.json is not a declared output ([[outputs]] path) "
+        "(did you mean 'output/total.json'?)"
+    )

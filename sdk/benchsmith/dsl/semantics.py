@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 import string
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -731,7 +731,17 @@ def _check_expected_fields(b: _Builder, spec: TaskSpec) -> None:
     ]
     if spec.edge:
         located += [(("edge", "expect", j), e) for j, e in enumerate(spec.edge.expect)]
+    declared = [o.path for o in spec.outputs]
     for at, expectation in located:
+        stream = "stream" in expectation.spec  # file and stream: reported as such
+        if (
+            expectation.file is not None
+            and not stream
+            and not _declared(expectation.file, declared)
+        ):
+            message = f"{expectation.file} is not a declared output ([[outputs]] path)"
+            b.error((*at, "file"), message + did_you_mean(expectation.file, declared))
+            continue
         header = headers.get(expectation.file or "")
         if header is None or "path" in expectation.spec:
             continue
@@ -742,6 +752,11 @@ def _check_expected_fields(b: _Builder, spec: TaskSpec) -> None:
                     message = f"{dotted((*at, key, name))}: {name!r} is not a column of "
                     message += f"{expectation.file} {header}{did_you_mean(name, header)}"
                     b.error((*at, key, name), message)
+
+
+def _declared(file: str, outputs: Sequence[str]) -> bool:
+    """Whether ``file`` is a declared output or lies in a declared output folder."""
+    return any(file == o or (o.endswith("/") and file.startswith(o)) for o in outputs)
 
 
 def _check_generators(b: _Builder, spec: TaskSpec) -> None:
