@@ -168,7 +168,8 @@ def _load_all(tasks: Iterable[Path | str | TaskSpec]) -> list[TaskSpec]:
         except TaskSpecError as exc:
             problems.extend(exc.diagnostics)
     if problems:
-        raise TaskSpecError(f"{len(problems)} problem(s) in task.toml", problems)
+        files = sorted({Path(d.path).name for d in problems})
+        raise TaskSpecError(f"{len(problems)} problem(s) in {', '.join(files)}", problems)
     return sorted(specs, key=lambda s: (str(s.task_dir.parent), s.id, s.slug))
 
 

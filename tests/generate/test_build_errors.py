@@ -94,6 +94,27 @@ def test_lint_refuses_a_generator_module_python_cannot_compile(
     assert "'return' outside function" in linted.output
 
 
+def test_build_locates_a_syntax_error_in_the_generator_module_once(
+    tmp_path: Path, cli: Callable[..., Any]
+) -> None:
+    """Issue 28: build said "fixtures.py defines no function ..." at task.toml; it now names
+    the line of fixtures.py that does not parse, as lint does, and lint says it once."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    task = Path(shutil.copytree(EXAMPLES.parent / "tasks" / "01-expense-reconciliation",
+                                corpus / "01-expense-reconciliation"))  # fmt: skip
+    module = task / "fixtures.py"
+    lines = module.read_text("utf-8").count("\n")
+    module.write_text(module.read_text("utf-8") + "def broken(:\n    pass\n", "utf-8")
+    built = cli("build", task)
+    assert built.exit_code != 0
+    assert f"fixtures.py:{lines + 1}:12: BS400 file does not parse: invalid syntax" in built.output
+    assert "defines no function" not in built.output
+    assert "problem(s) in fixtures.py" in built.output
+    linted = cli("lint", task)
+    assert linted.output.count(f"fixtures.py:{lines + 1}:12: BS400") == 1, linted.output
+
+
 FRAGMENTS = [
     "x = 1",
     "import csv",

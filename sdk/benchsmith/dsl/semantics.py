@@ -762,6 +762,9 @@ def _declared(file: str, outputs: Sequence[str]) -> bool:
 def _check_generators(b: _Builder, spec: TaskSpec) -> None:
     module = spec.task_dir / FIXTURES_MODULE
     defined = _defined_functions(module)
+    if isinstance(defined, Diagnostic):  # unparsable: the error is in fixtures.py itself
+        b.found.append(defined)
+        return
     all_files = [("files", i, f) for i, f in enumerate(spec.files)]
     if spec.edge:
         all_files += [("edge", i, f) for i, f in enumerate(spec.edge.files)]
@@ -776,12 +779,19 @@ def _check_generators(b: _Builder, spec: TaskSpec) -> None:
                 b.error(at, f"{FIXTURES_MODULE} defines no function {item.generator!r}")
 
 
-def _defined_functions(module: Path) -> set[str] | None:
-    """Top-level function names of fixtures.py (``None`` if absent; empty if unparsable)."""
+def _defined_functions(module: Path) -> set[str] | Diagnostic | None:
+    """Top-level function names of fixtures.py (``None`` if absent), or the located error
+    that keeps it from parsing (a generator it lacks is then not the problem to report)."""
     if not module.is_file():
         return None
+    shown = display_path(module)
     try:
-        tree = ast.parse(module.read_text(encoding="utf-8"))
-    except (SyntaxError, UnicodeDecodeError, ValueError):
-        return set()
+        tree = ast.parse(module.read_bytes(), filename=shown)
+    except SyntaxError as exc:  # worded as lint's BS400, which then reports it once
+        line, col = max(exc.lineno or 1, 1), max(exc.offset or 1, 1)
+        message = f"file does not parse: {exc.msg}; fix the syntax so the file can be checked"
+        return Diagnostic(shown, line, col, "BS400", message)
+    except ValueError as exc:  # null bytes, undecodable source
+        message = f"file does not parse: {exc}; fix the source so the file can be checked"
+        return Diagnostic(shown, 1, 1, "BS400", message)
     return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}

@@ -92,4 +92,5 @@ def lint_paths(paths: Sequence[Path], *, select: frozenset[str] = frozenset()) -
         for corpus_rule in CORPUS_RULES:
             batch.extend(corpus_rule(corpus))
         found.extend(d for d in batch if not _is_ignored(d, ignored))
-    return sort_diagnostics(_selected(found, select))
+    unique = list(dict.fromkeys(found))  # a loader and a rule may find the same problem
+    return sort_diagnostics(_selected(unique, select))
