@@ -129,3 +129,21 @@ def test_an_expectation_on_an_undeclared_output_is_located(
         "output/totals.json is not a declared output ([[outputs]] path) "
         "(did you mean 'output/total.json'?)"
     )
+
+
+def test_a_typo_in_the_first_explicit_record_is_blamed_on_it(
+    make_task: Callable[..., Path],
+) -> None:
+    """Issue 28: columns of explicit records were taken from the first record, so a typo
+    there gave errors on every correct record with the wrong suggestion."""
+    records = (
+        '{ kee = "A", value = 1 }, { key = "B", value = 2 }, '
+        '{ key = "C", value = 3 }, { key = "D", value = 4 }'
+    )
+    extra = f'\n[[files]]\npath = "inputs/more.csv"\nrecords = [{records}]\n'
+    task = make_task(MINIMAL_TASK.replace("[edge]", extra + "\n[edge]"))
+    _, found = read_task(task)
+    errors = [d.message for d in found if d.code == "BS102"]
+    assert len(errors) == 2, errors
+    assert "unknown field 'kee' (did you mean 'key'?)" in errors[0] + errors[1]
+    assert all("records[0]" in e for e in errors), errors

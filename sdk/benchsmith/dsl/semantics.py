@@ -284,7 +284,7 @@ def _file(
         for name, value in item.get("columns", {}).items()
     )
     records = tuple(freeze(r) for r in item.get("records", ()))
-    header = [c.name for c in columns] or (list(records[0]) if records else [])
+    header = [c.name for c in columns] or _majority_fields(records)
     for index, record in enumerate(records):
         _check_record(b, record, header, columns, fmt, (*at, "records", index))
     for index, key in enumerate(item.get("sort_by", ())):
@@ -304,6 +304,17 @@ def _file(
         stage=_stage_ref(b, item, at, stage_ids, default),
         writes=tuple(item.get("writes", [item["path"]] if generator else [])),
     )
+
+
+def _majority_fields(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The fields of explicit records without columns: those most records share (the first
+    such record's order on a tie), so a typo in one record -- the first one included -- is
+    blamed on that record rather than on all the others."""
+    shapes = [tuple(r) for r in records]
+    if not shapes:
+        return []
+    counts = {shape: shapes.count(shape) for shape in shapes}
+    return list(max(counts, key=lambda shape: (counts[shape], -shapes.index(shape))))
 
 
 def _check_record(
