@@ -140,7 +140,7 @@ def _staging(root: Path) -> Iterator[Path]:
     try:
         staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=root))
     except OSError as exc:
-        raise FileSystemError.from_os_error(exc, root) from exc
+        raise FileSystemError.from_os_error(exc, root, "create a task folder in") from exc
     try:
         yield staging
     except OSError as exc:

@@ -160,3 +160,19 @@ def test_a_reference_that_depends_on_the_time_zone_names_the_runs(
         "path 'ws ü 空 3'); run 3 (TZ=Pacific/Kiritimati LC_ALL=C PYTHONHASHSEED=987654 "
         "umask 077 path 'work space é 2'): level 1, expected 5"
     )
+
+
+def test_a_failing_reference_names_each_failing_check_once(
+    example: CopyExample, python: str
+) -> None:
+    """Three runs of a reference that fails the same checks: each note is said once."""
+    task = example("01-grade-summary")
+    solution = task / "reference" / "solution" / "grades.py"
+    text = solution.read_text("utf-8")
+    solution.write_text(text.replace("ROUND_HALF_UP", "ROUND_HALF_EVEN"), "utf-8")
+    reference = check_tasks([task], CheckOptions(python=python, controls=("reference",)))
+    result = reference.tasks[0].result("reference")
+    assert result is not None and not result.passed
+    assert result.reason == "all 3 runs: level 3, expected 5"
+    assert len(result.notes) == len(set(result.notes)) == 2, result.notes
+    assert all("expected '70.3', got '70.2'" in note for note in result.notes)

@@ -387,7 +387,7 @@ def reference(setup: TaskSetup) -> ControlResult:
         passed=not problems,
         level=levels[0],
         reason="; ".join(problems),
-        notes=tuple(note for _, o in runs for note in o.claimed_notes)[:20],
+        notes=tuple(dict.fromkeys(note for _, o in runs for note in o.claimed_notes))[:20],
         seconds=time.monotonic() - started,
     )
 
