@@ -572,6 +572,10 @@ def _exec_service(argv: list[str], recorder: _ServiceRecorder | None) -> int:
     return code if code >= 0 else 128 - code
 
 
+BYPASS_REFUSAL = "a connection straight to the service's port, not via an origin"
+"""Why a Python service refused a connection that did not come through one of its origins."""
+
+
 class _ServiceRecorder:
     """The origins and the request log of a service (see :func:`_service_main`).
 
@@ -660,7 +664,7 @@ class _ServiceRecorder:
             if relayed:
                 return conn, address
             conn.close()
-            recorder.refuse("", "a connection straight to the service's port, not via an origin")
+            recorder.refuse("", BYPASS_REFUSAL)
             raise ConnectionAbortedError("benchsmith: a connection bypassing the origins")
 
         socket.socket.accept = accept
@@ -767,10 +771,13 @@ class _HttpReader:
     closes the connection. Without it (the responses' reader) every byte is relayed as it
     comes, and a stream it cannot read is relayed unread."""
 
-    def __init__(self, on_head: Any, on_end: Any, on_refused: Any = None) -> None:
+    def __init__(
+        self, on_head: Any, on_end: Any, on_refused: Any = None, on_body: Any = None
+    ) -> None:
         import threading
 
         self.on_head, self.on_end, self.on_refused = on_head, on_end, on_refused
+        self.on_body = on_body  # gets each piece of a body as it is read (not chunk lines)
         self.buffer = b""
         self.mode = "head"  # head, body, chunk, data, crlf, trailer, close, opaque, refused
         self.left = self.size = 0
@@ -782,6 +789,8 @@ class _HttpReader:
             if self.mode == "refused":
                 return None
             if self.mode in ("opaque", "close"):
+                if self.mode == "close" and self.on_body is not None:
+                    self.on_body(data)
                 self.size += len(data)
                 data, self.buffer = self.buffer + data, b""  # what switch() left held back
                 return data
@@ -832,6 +841,8 @@ class _HttpReader:
         """Read one element of the buffer; False when more bytes are needed."""
         if self.mode in ("body", "data"):
             taken = min(self.left, len(self.buffer))
+            if self.on_body is not None and taken:
+                self.on_body(self.buffer[:taken])
             self.buffer, self.size = self.buffer[taken:], self.size + taken
             self.left -= taken
             if not self.left and self.mode == "body":
@@ -887,6 +898,8 @@ class _HttpReader:
         if framing == _OPAQUE:
             self.mode = "opaque"
         elif framing == _TO_CLOSE:
+            if self.on_body is not None and self.buffer:
+                self.on_body(self.buffer)
             self.mode, self.size, self.buffer = "close", len(self.buffer), b""
         elif framing == _CHUNKED:
             self.mode = "chunk"
@@ -952,7 +965,11 @@ class _RelayedHttp:
         self.reading = self.chunked = 0  # the request being read (its body chunked)
         self.answering = 0  # the request whose response is being read
         self.requests = _HttpReader(self.request, self.request_end, self.refused)
-        self.responses = _HttpReader(self.response, self.response_end)
+        self.responses = _HttpReader(self.response, self.response_end, on_body=self.scan)
+        port = recorder.port
+        self.needles = (b"127.0.0.1:%d" % port, b"localhost:%d" % port) if port else ()
+        self.tail = b""  # the end of the previous response chunk (a link split across two)
+        self.flagged = 0  # the last request whose response was flagged
 
     def request(self, line: str, headers: list[tuple[str, str]]) -> int:
         """A request head: record it (before the service sees it); its body's framing."""
@@ -991,6 +1008,7 @@ class _RelayedHttp:
         if not self.pending or (100 <= status < 200 and status != 101):
             return 0 if self.pending else _OPAQUE  # an interim response: no body
         self.answering, method = self.pending.popleft()
+        self.tail = b""  # a new body: nothing of the last one counts
         self.recorder.answered(self.answering, status)
         if status == 101 or (method == "CONNECT" and 200 <= status < 300):
             self.requests.switch()  # before the client can read this answer
@@ -999,6 +1017,24 @@ class _RelayedHttp:
             return 0
         framing = _framing(headers)
         return framing if framing or _header(headers, "content-length") else _TO_CLOSE
+
+    def scan(self, chunk: bytes) -> None:
+        """Flag a response whose body holds an absolute link to the service's own port (which
+        refuses every connection its origins do not relay): ``private_link`` on its request.
+        ``chunk`` is the next piece of the body being read."""
+        text, self.tail = self.tail + chunk, (self.tail + chunk)[-32:]
+        seq = self.answering
+        if not self.needles or not seq or self.flagged == seq:
+            return
+        for needle in self.needles:
+            start = text.find(needle)
+            while start >= 0:
+                after = text[start + len(needle) : start + len(needle) + 1]
+                if after and not after.isdigit():
+                    self.flagged = seq
+                    self.recorder.emit({"seq": seq, "private_link": True})
+                    return
+                start = text.find(needle, start + 1)
 
     def response_end(self, size: int) -> None:
         if self.answering:
@@ -2699,6 +2735,9 @@ class Request:
             ``target`` then holds its first line) or a connection that bypassed the origins.
             Its connection was closed unanswered, and its ``method`` is "", so that a check
             of the methods fails on it.
+        private_link: Whether the service's response holds an absolute link to the port
+            the service itself listens on (``127.0.0.1:PORT`` or ``localhost:PORT``), which
+            refuses every connection its origins do not relay.
     """
 
     seq: int
@@ -2714,6 +2753,7 @@ class Request:
     end: float | None = None
     version: str = ""
     refused: str = ""
+    private_link: bool = False
 
     @property
     def path(self) -> str:
@@ -2748,6 +2788,7 @@ def requests_of(lines: Iterable[Mapping[str, Any]]) -> list[Request]:
                     end=None if entry.get("end") is None else float(entry["end"]),
                     version=str(entry.get("version", "")),
                     refused=str(entry.get("refused", "")),
+                    private_link=entry.get("private_link") is True,
                 )
             )  # fmt: skip
     return found
@@ -5255,12 +5296,18 @@ class _Trial:
             (folder / f"{fixture}.json").write_text(json.dumps(record), encoding="utf-8")
 
     def execute(self, run: Run) -> None:
-        """Run every declared command in order (services up around them)."""
+        """Run every declared command in order (services up around them); a note for each
+        service that refused connections bypassing its origins (:func:`bypass_notes`)."""
         if run.replayed:
             return
         if self.kit is not None:
             self.execute_sealed(run, self.kit)
-            return
+        else:
+            self.execute_unsealed(run)
+        self.notes.extend(bypass_notes(run))
+
+    def execute_unsealed(self, run: Run) -> None:
+        """:meth:`execute` without a sandbox: services and commands as the judge's children."""
         handles: list[ServiceHandle] = []
         with contextlib.ExitStack() as stack:
             for service in self.judge.task.get("services", []):
@@ -5515,6 +5562,42 @@ class _Trial:
             self.notes.append(_clip(f"edge: {command['run']}: {result.describe()}"))
             return False
         return all(o.passed for o in self.run_checks(checks, edge))
+
+
+def bypass_notes(run: Run) -> list[str]:
+    """Why requests failed when a service sent its clients straight to its own port.
+
+    A Python service listens on a private port behind its origins, which relay and record
+    every request; a connection sent to the private port itself is refused. That happens
+    when a service renders absolute links from the port it listens on: each link its client
+    follows is refused, with nothing else to say why. The note says so, so that an author
+    whose reference fails that way (and a candidate's notes) learn the cause.
+    """
+    notes = []
+    advice = (
+        "a service renders links from the Host header of each request (or from "
+        "BENCHSMITH_ORIGIN), never from its own port"
+    )
+    for name, requests in sorted(run.service_requests.items()):
+        linked = sum(r.private_link for r in requests)
+        if linked:
+            notes.append(
+                _clip(
+                    f"{run.fixture}: service {name!r}: {linked} response(s) link to the port "
+                    f"it listens on, which refuses every connection not relayed by its "
+                    f"origins: {advice}"
+                )
+            )
+        bypassed = sum(r.refused == BYPASS_REFUSAL for r in requests)
+        if bypassed:
+            notes.append(
+                _clip(
+                    f"{run.fixture}: service {name!r}: {bypassed} connection(s) went straight "
+                    f"to the port it listens on, bypassing its origins, and were refused: "
+                    f"{advice}"
+                )
+            )
+    return notes
 
 
 def _declares_exit(checks: Sequence[Check]) -> bool:

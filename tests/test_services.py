@@ -449,3 +449,25 @@ def test_task_10_judge_fails_a_crawler_that_uses_the_private_port(tmp_path: Path
     checks = _checks(verdict)
     assert checks["every_page_fetched_once"] is False, verdict
     assert checks["catalog_mostly_right"] is True and verdict["progress_level"] == 3, verdict
+
+
+def test_a_service_linking_to_its_own_port_is_named_in_the_notes(tmp_path: Path) -> None:
+    """Issue 28: a service that renders absolute links from the port it listens on sends
+    its clients past the origins, where they are refused; the reference then failed with
+    no word of why. The verdict now says which service did it and what to do instead."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy2(EXAMPLES / "benchlib.py", corpus / "benchlib.py")
+    task = Path(shutil.copytree(EXAMPLE, corpus / EXAMPLE.name))
+    server = task / "visible" / "inputs" / "catalog_server.py"
+    own = 'origin = f"http://127.0.0.1:{self.server.server_address[1]}"'
+    text = server.read_text("utf-8")
+    assert 'origin = MIRROR if MOVED.get(number) == "mirror" else ORIGIN' in text
+    server.write_text(
+        text.replace('origin = MIRROR if MOVED.get(number) == "mirror" else ORIGIN', own), "utf-8"
+    )
+    verdict = _judge(task, _candidate(tmp_path, task=task))
+    assert verdict["progress_level"] < 5
+    notes = [n for n in verdict["notes"] if "its origins" in n]  # type: ignore[union-attr]
+    assert notes and notes[0].startswith("main: service 'catalog': "), verdict["notes"]
+    assert "link to the port it listens on" in notes[0] and "never from its own port" in notes[0]

@@ -31,9 +31,10 @@ RESPONSES = (
 class Recorder:
     """Records what the relay reports, as benchlib's recorder would write it."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
         self.lines: list[dict[str, Any]] = []
         self.seq = 0
+        self.port = port  # the service's own port (0: not learned yet)
 
     def arrived(self, head: dict[str, Any]) -> int:
         self.seq += 1
@@ -63,6 +64,33 @@ def _relayed(requests: list[bytes], responses: list[bytes]) -> list[tuple[Any, .
     relayed.closed()
     log = benchlib.requests_of(recorder.lines)
     return [(r.method, r.target, r.host, r.body_bytes, r.status, r.end) for r in log]
+
+
+def _linked(responses: list[bytes], port: int = 4321) -> list[bool]:
+    """Each request's ``private_link``, the responses relayed in ``responses`` chunks."""
+    recorder = Recorder(port)
+    relayed = benchlib._RelayedHttp(cast(Any, recorder), "catalog")
+    relayed.requests.feed(b"GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\n")
+    for chunk in responses:
+        relayed.responses.feed(chunk)
+    relayed.closed()
+    return [r.private_link for r in benchlib.requests_of(recorder.lines)]
+
+
+def _answer(body: bytes) -> bytes:
+    return b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+LINKED = _answer(b'{"next": "http://127.0.0.1:4321/catalog?page=2"}')
+PUBLIC = _answer(b'{"next": "http://127.0.0.1:43210/catalog?page=2"}')  # another port
+
+
+@given(st.lists(st.integers(min_value=0), max_size=8))
+def test_a_response_linking_to_the_services_own_port_is_flagged(cuts: list[int]) -> None:
+    """Issue 28: whichever way the stream is split (a link across two chunks included)."""
+    assert _linked(_split(LINKED + PUBLIC, cuts)) == [True, False]
+    assert _linked(_split(PUBLIC + _answer(b"localhost:4321/x"), cuts)) == [False, True]
+    assert _linked(_split(LINKED, cuts), port=0) == [False, False]
 
 
 def _split(data: bytes, cuts: list[int]) -> list[bytes]:

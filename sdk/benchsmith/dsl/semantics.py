@@ -310,11 +310,14 @@ def _majority_fields(records: Sequence[Mapping[str, Any]]) -> list[str]:
     """The fields of explicit records without columns: those most records share (the first
     such record's order on a tie), so a typo in one record -- the first one included -- is
     blamed on that record rather than on all the others."""
-    shapes = [tuple(r) for r in records]
+    shapes: list[tuple[str, ...]] = [tuple(r) for r in records]
     if not shapes:
         return []
-    counts = {shape: shapes.count(shape) for shape in shapes}
-    return list(max(counts, key=lambda shape: (counts[shape], -shapes.index(shape))))
+
+    def rank(shape: tuple[str, ...]) -> tuple[int, int]:
+        return shapes.count(shape), -shapes.index(shape)
+
+    return list(max(shapes, key=rank))
 
 
 def _check_record(

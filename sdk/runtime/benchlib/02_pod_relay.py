@@ -1,3 +1,7 @@
+BYPASS_REFUSAL = "a connection straight to the service's port, not via an origin"
+"""Why a Python service refused a connection that did not come through one of its origins."""
+
+
 class _ServiceRecorder:
     """The origins and the request log of a service (see :func:`_service_main`).
 
@@ -86,7 +90,7 @@ class _ServiceRecorder:
             if relayed:
                 return conn, address
             conn.close()
-            recorder.refuse("", "a connection straight to the service's port, not via an origin")
+            recorder.refuse("", BYPASS_REFUSAL)
             raise ConnectionAbortedError("benchsmith: a connection bypassing the origins")
 
         socket.socket.accept = accept
@@ -193,10 +197,13 @@ class _HttpReader:
     closes the connection. Without it (the responses' reader) every byte is relayed as it
     comes, and a stream it cannot read is relayed unread."""
 
-    def __init__(self, on_head: Any, on_end: Any, on_refused: Any = None) -> None:
+    def __init__(
+        self, on_head: Any, on_end: Any, on_refused: Any = None, on_body: Any = None
+    ) -> None:
         import threading
 
         self.on_head, self.on_end, self.on_refused = on_head, on_end, on_refused
+        self.on_body = on_body  # gets each piece of a body as it is read (not chunk lines)
         self.buffer = b""
         self.mode = "head"  # head, body, chunk, data, crlf, trailer, close, opaque, refused
         self.left = self.size = 0
@@ -208,6 +215,8 @@ class _HttpReader:
             if self.mode == "refused":
                 return None
             if self.mode in ("opaque", "close"):
+                if self.mode == "close" and self.on_body is not None:
+                    self.on_body(data)
                 self.size += len(data)
                 data, self.buffer = self.buffer + data, b""  # what switch() left held back
                 return data
@@ -258,6 +267,8 @@ class _HttpReader:
         """Read one element of the buffer; False when more bytes are needed."""
         if self.mode in ("body", "data"):
             taken = min(self.left, len(self.buffer))
+            if self.on_body is not None and taken:
+                self.on_body(self.buffer[:taken])
             self.buffer, self.size = self.buffer[taken:], self.size + taken
             self.left -= taken
             if not self.left and self.mode == "body":
@@ -313,6 +324,8 @@ class _HttpReader:
         if framing == _OPAQUE:
             self.mode = "opaque"
         elif framing == _TO_CLOSE:
+            if self.on_body is not None and self.buffer:
+                self.on_body(self.buffer)
             self.mode, self.size, self.buffer = "close", len(self.buffer), b""
         elif framing == _CHUNKED:
             self.mode = "chunk"
@@ -378,7 +391,11 @@ class _RelayedHttp:
         self.reading = self.chunked = 0  # the request being read (its body chunked)
         self.answering = 0  # the request whose response is being read
         self.requests = _HttpReader(self.request, self.request_end, self.refused)
-        self.responses = _HttpReader(self.response, self.response_end)
+        self.responses = _HttpReader(self.response, self.response_end, on_body=self.scan)
+        port = recorder.port
+        self.needles = (b"127.0.0.1:%d" % port, b"localhost:%d" % port) if port else ()
+        self.tail = b""  # the end of the previous response chunk (a link split across two)
+        self.flagged = 0  # the last request whose response was flagged
 
     def request(self, line: str, headers: list[tuple[str, str]]) -> int:
         """A request head: record it (before the service sees it); its body's framing."""
@@ -417,6 +434,7 @@ class _RelayedHttp:
         if not self.pending or (100 <= status < 200 and status != 101):
             return 0 if self.pending else _OPAQUE  # an interim response: no body
         self.answering, method = self.pending.popleft()
+        self.tail = b""  # a new body: nothing of the last one counts
         self.recorder.answered(self.answering, status)
         if status == 101 or (method == "CONNECT" and 200 <= status < 300):
             self.requests.switch()  # before the client can read this answer
@@ -425,6 +443,24 @@ class _RelayedHttp:
             return 0
         framing = _framing(headers)
         return framing if framing or _header(headers, "content-length") else _TO_CLOSE
+
+    def scan(self, chunk: bytes) -> None:
+        """Flag a response whose body holds an absolute link to the service's own port (which
+        refuses every connection its origins do not relay): ``private_link`` on its request.
+        ``chunk`` is the next piece of the body being read."""
+        text, self.tail = self.tail + chunk, (self.tail + chunk)[-32:]
+        seq = self.answering
+        if not self.needles or not seq or self.flagged == seq:
+            return
+        for needle in self.needles:
+            start = text.find(needle)
+            while start >= 0:
+                after = text[start + len(needle) : start + len(needle) + 1]
+                if after and not after.isdigit():
+                    self.flagged = seq
+                    self.recorder.emit({"seq": seq, "private_link": True})
+                    return
+                start = text.find(needle, start + 1)
 
     def response_end(self, size: int) -> None:
         if self.answering:

@@ -241,6 +241,9 @@ class Request:
             ``target`` then holds its first line) or a connection that bypassed the origins.
             Its connection was closed unanswered, and its ``method`` is "", so that a check
             of the methods fails on it.
+        private_link: Whether the service's response holds an absolute link to the port
+            the service itself listens on (``127.0.0.1:PORT`` or ``localhost:PORT``), which
+            refuses every connection its origins do not relay.
     """
 
     seq: int
@@ -256,6 +259,7 @@ class Request:
     end: float | None = None
     version: str = ""
     refused: str = ""
+    private_link: bool = False
 
     @property
     def path(self) -> str:
@@ -290,6 +294,7 @@ def requests_of(lines: Iterable[Mapping[str, Any]]) -> list[Request]:
                     end=None if entry.get("end") is None else float(entry["end"]),
                     version=str(entry.get("version", "")),
                     refused=str(entry.get("refused", "")),
+                    private_link=entry.get("private_link") is True,
                 )
             )  # fmt: skip
     return found

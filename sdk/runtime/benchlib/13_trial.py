@@ -149,12 +149,18 @@ class _Trial:
             (folder / f"{fixture}.json").write_text(json.dumps(record), encoding="utf-8")
 
     def execute(self, run: Run) -> None:
-        """Run every declared command in order (services up around them)."""
+        """Run every declared command in order (services up around them); a note for each
+        service that refused connections bypassing its origins (:func:`bypass_notes`)."""
         if run.replayed:
             return
         if self.kit is not None:
             self.execute_sealed(run, self.kit)
-            return
+        else:
+            self.execute_unsealed(run)
+        self.notes.extend(bypass_notes(run))
+
+    def execute_unsealed(self, run: Run) -> None:
+        """:meth:`execute` without a sandbox: services and commands as the judge's children."""
         handles: list[ServiceHandle] = []
         with contextlib.ExitStack() as stack:
             for service in self.judge.task.get("services", []):
@@ -409,6 +415,42 @@ class _Trial:
             self.notes.append(_clip(f"edge: {command['run']}: {result.describe()}"))
             return False
         return all(o.passed for o in self.run_checks(checks, edge))
+
+
+def bypass_notes(run: Run) -> list[str]:
+    """Why requests failed when a service sent its clients straight to its own port.
+
+    A Python service listens on a private port behind its origins, which relay and record
+    every request; a connection sent to the private port itself is refused. That happens
+    when a service renders absolute links from the port it listens on: each link its client
+    follows is refused, with nothing else to say why. The note says so, so that an author
+    whose reference fails that way (and a candidate's notes) learn the cause.
+    """
+    notes = []
+    advice = (
+        "a service renders links from the Host header of each request (or from "
+        "BENCHSMITH_ORIGIN), never from its own port"
+    )
+    for name, requests in sorted(run.service_requests.items()):
+        linked = sum(r.private_link for r in requests)
+        if linked:
+            notes.append(
+                _clip(
+                    f"{run.fixture}: service {name!r}: {linked} response(s) link to the port "
+                    f"it listens on, which refuses every connection not relayed by its "
+                    f"origins: {advice}"
+                )
+            )
+        bypassed = sum(r.refused == BYPASS_REFUSAL for r in requests)
+        if bypassed:
+            notes.append(
+                _clip(
+                    f"{run.fixture}: service {name!r}: {bypassed} connection(s) went straight "
+                    f"to the port it listens on, bypassing its origins, and were refused: "
+                    f"{advice}"
+                )
+            )
+    return notes
 
 
 def _declares_exit(checks: Sequence[Check]) -> bool:
