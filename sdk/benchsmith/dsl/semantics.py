@@ -317,7 +317,8 @@ def _majority_fields(records: Sequence[Mapping[str, Any]]) -> list[str]:
     def rank(shape: tuple[str, ...]) -> tuple[int, int]:
         return shapes.count(shape), -shapes.index(shape)
 
-    return list(max(shapes, key=rank))
+    best: tuple[str, ...] = max(shapes, key=rank)
+    return list(best)
 
 
 def _check_record(
