@@ -101,6 +101,8 @@ for folder, dirs, files in os.walk("/"):
     hits += [os.path.join(folder, f) for f in files if f in names]
     hits += [os.path.join(folder, d) for d in dirs if d == "reference"
              and os.path.isdir(os.path.join(folder, d, "solution"))]
+    hits += [os.path.join(folder, d) for d in dirs if d == "judge-cache"
+             or (d == "edge" and os.path.isdir(os.path.join(folder, d, "inputs")))]
 seen = sorted(os.listdir(bound)) if os.path.isdir(bound) else None
 with open(os.environ["BENCHSMITH_EVENTS"], "a") as events:
     events.write(json.dumps({"type": "assistant", "text": json.dumps([hits, seen])}) + "\n")
@@ -113,9 +115,15 @@ def test_a_sealed_agent_finds_no_corpus_and_no_run_anywhere_on_the_host(
 ) -> None:
     """Issue 26: the agent's view is an allowlist. A second copy of the corpus and an earlier
     runs folder elsewhere on the host, and this checkout itself, are invisible to ``find /``;
-    the relative script path resolves from the caller's folder; ``--agent-bind`` shows one
-    more folder read-only."""
+    so is the judges' fixture cache (its edge fixture included) beside the workspace, with
+    ``TMPDIR`` outside ``/tmp`` and a second repeat after the first was judged; the relative
+    script path resolves from the caller's folder; ``--agent-bind`` shows one more folder
+    read-only."""
     host = Path(tempfile.mkdtemp(prefix="benchsmith-host-", dir="/var/tmp"))
+    scratch = host / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     try:
         secret = f"secret-{host.name}.txt"
         copy = host / "clone" / "tasks" / SINGLE.name
@@ -134,18 +142,19 @@ def test_a_sealed_agent_finds_no_corpus_and_no_run_anywhere_on_the_host(
         python = benchlib.interpreter(sys.executable).executable
         result = batch(
             tmp_path / "runs", [SINGLE], f"command:{python} agent.py {secret} {shown}",
-            arm="finder", unsealed=False, agent_binds=(str(shown),),
+            arm="finder", unsealed=False, agent_binds=(str(shown),), repeat=2,
         )  # fmt: skip
     finally:
         shutil.rmtree(host, ignore_errors=True)
-    (outcome,) = result.outcomes
-    said = [e.event["text"] for e in outcome.timeline if e.event["type"] == "assistant"]
-    assert said, outcome.end_detail
-    hits, seen = json.loads(said[0])
-    assert hits == []
-    assert seen == ["notes.txt"]
-    record = json.loads((tmp_path / "runs" / outcome.run_id / "run.json").read_text("utf-8"))
-    assert record["agent_binds"] == [str(shown)]
+    assert len(result.outcomes) == 2
+    for outcome in result.outcomes:
+        said = [e.event["text"] for e in outcome.timeline if e.event["type"] == "assistant"]
+        assert said, outcome.end_detail
+        hits, seen = json.loads(said[0])
+        assert hits == []
+        assert seen == ["notes.txt"]
+        record = json.loads((tmp_path / "runs" / outcome.run_id / "run.json").read_text("utf-8"))
+        assert record["agent_binds"] == [str(shown)]
 
 
 PROBING_SERVER = r"""
