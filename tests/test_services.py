@@ -108,7 +108,10 @@ def test_lint_and_build_report_a_service_script_no_fixture_provides(
     output = linted.output  # type: ignore[attr-defined]
     line = next(n for n, t in enumerate((task / "task.toml").read_text().splitlines(), 1)
                 if t.startswith('run = "python inputs/catalog_server.py"'))  # fmt: skip
-    assert f"task.toml:{line}:1: BS104 service 'catalog' runs inputs/catalog_server.py" in output
+    col = len('run = "python ') + 1  # at the script inside the string (issue 28)
+    assert (
+        f"task.toml:{line}:{col}: BS104 service 'catalog' runs inputs/catalog_server.py" in output
+    )
     assert "stage-1 workspace fixture does not provide" in output
     built = cli("build", task)
     assert built.exit_code == 1, built.output  # type: ignore[attr-defined]

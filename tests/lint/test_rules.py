@@ -71,7 +71,7 @@ def test_referenced_inputs(make_task: Callable[..., Path]) -> None:
     )
     found = [d for d in lint_paths([built(make_task, text)]) if d.code == "BS104"]
     assert [d.message.split(" ")[0] for d in found] == ["inputs/extra.csv"]
-    assert found[0].line == 6
+    assert (found[0].line, found[0].col) == (6, len('prose = "Sum inputs/data.csv and ') + 1)
 
 
 def test_stage_files_must_exist_by_their_stage(make_task: Callable[..., Path]) -> None:

@@ -10,7 +10,12 @@ from pathlib import Path
 from benchsmith.corpus import TASK_DIR_PATTERN
 from benchsmith.diagnostics import Diagnostic, Severity, display_path
 from benchsmith.dsl.model import TaskSpec, thaw
-from benchsmith.fixturepaths import edge_paths, known_paths, missing_service_scripts
+from benchsmith.fixturepaths import (
+    edge_paths,
+    known_paths,
+    missing_service_scripts,
+    service_script,
+)
 from benchsmith.linting import purity
 from benchsmith.linting.context import TaskContext, position_in
 from benchsmith.linting.registry import task_rule
@@ -26,6 +31,24 @@ STDLIB_TREES = ("visible", "stages", "reference", "witnesses")
 def _at(ctx: TaskContext, spec: TaskSpec, code: str, message: str, *path: str | int) -> Diagnostic:
     line, col = spec.position(*path)
     return Diagnostic(ctx.shown("task.toml"), line, col, code, message)
+
+
+def _at_text(
+    ctx: TaskContext, spec: TaskSpec, code: str, message: str, needle: str, *path: str | int
+) -> Diagnostic:
+    """:func:`_at`, but at ``needle`` inside the value at ``path`` (its first occurrence from
+    the key on, a multi-line string included), so an editor jumps to the path it names."""
+    found = _at(ctx, spec, code, message, *path)
+    text = ctx.read(ctx.task_dir / "task.toml")
+    if text is None or not needle:
+        return found
+    lines = text.split("\n")
+    start = sum(len(x) + 1 for x in lines[: found.line - 1]) + found.col - 1
+    offset = text.find(needle, start)
+    if offset < 0:
+        return found
+    line, col = position_in(text, offset)
+    return Diagnostic(found.path, line, col, code, message)
 
 
 @task_rule(
@@ -124,7 +147,7 @@ def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
                     f"{token} is named at stage {upto} but no fixture file, visible/ or "
                     "stages/ file provides it by then"
                 )
-                yield _at(ctx, spec, "BS104", message, *where)
+                yield _at_text(ctx, spec, "BS104", message, token, *where)
     yield from service_scripts(ctx)
     edge = edge_paths(spec)
     for index, command in enumerate(spec.commands):
@@ -141,7 +164,8 @@ def service_scripts(ctx: TaskContext) -> Iterator[Diagnostic]:
     if spec is None:
         return
     for index, message in missing_service_scripts(spec):
-        yield _at(ctx, spec, "BS104", message, "services", index, "run")
+        script = service_script(spec.services[index].run) or ""
+        yield _at_text(ctx, spec, "BS104", message, script, "services", index, "run")
 
 
 def _normalized(text: str) -> str:
