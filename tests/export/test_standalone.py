@@ -154,3 +154,16 @@ def test_the_bundle_runs_with_python_alone_and_agrees_with_benchsmith_run(tmp_pa
     }
     assert lean_levels == sdk_levels
     assert set(sdk_levels) == {t.name for t in corpus}
+
+
+def test_a_stage_that_adds_no_file_still_has_its_inject_folder(tmp_path: Path) -> None:
+    """Issue 28: task 20's third stage is a message only; its scenario.json names
+    ``stages/explanations/``, which the bundle lacked."""
+    task = TASKS / "20-time-of-use-billing"
+    export_standalone([task], tmp_path, allow_partial=True)
+    folder = tmp_path / "benchmarks" / "python-realworld-30" / "tasks" / task.name
+    scenario = json.loads((folder / "scenario.json").read_text(encoding="utf-8"))
+    assert [s["inject"] for s in scenario["stages"]][-1] == "stages/explanations/"
+    for stage in scenario["stages"]:
+        assert (folder / stage["inject"]).is_dir(), stage["inject"]
+    assert list((folder / "stages" / "explanations").iterdir()) == []

@@ -130,7 +130,11 @@ def export_standalone(
     _check_destination(bundle)
     deltas = stage_files(specs, resolve_python(python))
     files = [*bundle_files(specs), *(f for s in specs for f in task_files(s, deltas[s.dirname]))]
-    folders = {f"tasks/{s.dirname}/{name}": 0o755 for s in specs for name in ("visible", "stages")}
+    folders = {
+        f"tasks/{s.dirname}/{folder}": 0o755
+        for s in specs
+        for folder in ("visible", "stages", *(f"stages/{stage.id}" for stage in s.stages[1:]))
+    }  # every stage's inject folder exists, empty when the stage adds no file
     write_tree(bundle, TaskPlan(tuple(sorted(files, key=lambda f: f.path)), folders))
     return StandaloneExport(out, bundle, tuple(bundle / "tasks" / s.dirname for s in specs), found)
 
