@@ -229,6 +229,21 @@ def test_failed_run_page_shows_failing_checks_first_and_links_files(written: Pat
     assert targets["report.html"].resolve() == written.resolve()
 
 
+def test_a_rewritten_report_leaves_no_page_of_a_run_it_no_longer_shows(
+    two_arms: Path, tmp_path: Path
+) -> None:
+    """Issue 34: pages of runs gone from the records (or of another runs folder written to
+    the same page) were left beside the new ones, linked from nowhere."""
+    page = tmp_path / "report.html"
+    assert invoke("report", "--runs", two_arms, "--html", page).exit_code == 0
+    folder = page.parent / "report-runs"
+    kept = sorted(p.name for p in folder.iterdir())
+    (folder / "gone--01-grade-summary--r009.html").write_text("<html></html>", "utf-8")
+    (folder / "notes.txt").write_text("mine", "utf-8")
+    assert invoke("report", "--runs", two_arms, "--html", page).exit_code == 0
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*kept, "notes.txt"])
+
+
 def test_same_records_same_bytes(two_arms: Path, written: Path) -> None:
     """Writing the report again gives the same bytes: nothing depends on the clock."""
     pages = sorted(written.parent.rglob("*.html"))

@@ -147,16 +147,22 @@ def report(
         _check_html(html)
     built = benchsmith.report(runs, arms=arms or ())
     if html is not None:  # the run pages first, in <stem>-runs/ beside it, then the page
-        run_pages_dir(html).mkdir(exist_ok=True)
-        for path, text in html_pages(built, runs, html, display_path(runs)):
+        folder = run_pages_dir(html)
+        folder.mkdir(exist_ok=True)
+        pages = html_pages(built, runs, html, display_path(runs))
+        for path, text in pages:
             _write_page(path, text)
+        written = {path for path, _ in pages}
+        for stale in sorted(folder.glob("*.html")):  # pages of runs the report no longer shows
+            if stale not in written:
+                stale.unlink(missing_ok=True)
     if as_json:
         emit_json(report_json(built))
     else:
         typer.echo(render_text(built, display_path(runs)), nl=False)
         if html is not None:
-            pages = display_path(run_pages_dir(html))
-            typer.echo(f"wrote {display_path(html)} (run pages in {pages}/)")
+            shown = display_path(run_pages_dir(html))
+            typer.echo(f"wrote {display_path(html)} (run pages in {shown}/)")
 
 
 def _check_html(path: Path) -> None:
