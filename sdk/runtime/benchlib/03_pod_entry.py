@@ -42,6 +42,7 @@ __all__ = [
     "CheckFailed",
     "CommandResult",
     "Files",
+    "HttpResponse",
     "Judge",
     "Request",
     "Run",

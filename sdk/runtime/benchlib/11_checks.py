@@ -322,6 +322,8 @@ class Run:
         pending: While the checks run: the declared expectations that select rows of a CSV
             output and were not evaluated yet (SDK-internal, see :func:`_csv_selection`).
         selections: The rows those expectations select, by file and ``where`` (SDK-internal).
+        steps: Each named step's index in ``results`` (task.toml ``name``; read the steps
+            with :meth:`step`, :meth:`response` and :meth:`server`).
     """
 
     fixture: str
@@ -338,6 +340,7 @@ class Run:
     readonly: tuple[str, ...] = ()
     pending: list[Mapping[str, Any]] = field(default_factory=list, repr=False)
     selections: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False)
+    steps: dict[str, int] = field(default_factory=dict)
 
     def derived(self, key: str, factory: Callable[[Files], T]) -> T:
         """``factory(run.source)``: a value computed from the pristine fixture alone, once.
@@ -388,6 +391,40 @@ class Run:
             declared = ", ".join(sorted(self.service_requests)) or "none"
             raise KeyError(f"no service {service!r} ran in this fixture (declared: {declared})")
         return list(self.service_requests[service])
+
+    def step(self, name: str) -> CommandResult:
+        """The result of the step (or command) task.toml names ``name``.
+
+        Raises:
+            KeyError: When no step of the judged stage has that name.
+        """
+        if name not in self.steps or self.steps[name] >= len(self.results):
+            named = ", ".join(sorted(self.steps)) or "none"
+            raise KeyError(f"no step {name!r} in this run (named steps: {named})")
+        return self.results[self.steps[name]]
+
+    def response(self, name: str) -> HttpResponse:
+        """The response the ``http`` step ``name`` received (see :class:`HttpResponse`).
+
+        Raises:
+            CheckFailed: When it received none (the server did not start, the connection
+                failed, no complete response came in time); the note says which.
+            KeyError: When no step has that name.
+        """
+        return response_of(self.step(name), f"step {name!r}")
+
+    def server(self, name: str) -> CommandResult:
+        """The result of the serve step ``name`` (its ``detail`` holds ``port`` and ``url``,
+        its ``error`` the note of a server that broke the ``LISTENING`` contract).
+
+        Raises:
+            CheckFailed: When the server did not start (the note says why).
+            KeyError: When no step has that name.
+        """
+        result = self.step(name)
+        if not result.ok:
+            raise CheckFailed(f"server step {name!r}: {result.describe()}")
+        return result
 
     @property
     def last(self) -> CommandResult:
