@@ -204,21 +204,110 @@ def _commands(
     commands = []
     for index, item in enumerate(raw):
         at = where if where == ("command",) else (*where, index)
-        try:
-            argv = split_command(item["run"])
-        except ValueError as exc:
-            b.error(at, f"command cannot be split like a shell line: {exc}")
+        kind = next((k for k in ("serve", "http", "stop") if k in item), "run")
+        if not _step_keys(b, item, at, kind):
             continue
-        if not argv:
-            b.error(at, "command is empty")
-            continue
+        if kind in ("http", "stop"):
+            argv: tuple[str, ...] = ()
+        else:
+            try:
+                argv = split_command(item["run"])
+            except ValueError as exc:
+                b.error(at, f"command cannot be split like a shell line: {exc}")
+                continue
+            if not argv:
+                b.error(at, "command is empty")
+                continue
         stage, until = _stage_span(b, item, at, stage_ids, default)
         timeout = float(item.get("timeout", judge_timeout))
         cwd = item.get("cwd", ".")
         memory = item.get("memory_mb")
         stdin = item.get("stdin")
-        commands.append(Command(item["run"], argv, cwd, stdin, stage, timeout, memory, until))
+        run, server, request = item.get("run", ""), None, None
+        if kind == "http":
+            request = _request(item["http"])
+            server = str(item["http"]["server"])
+            run = f"{request['method']} {request['path']} (server {server})"
+        elif kind in ("serve", "stop"):
+            server = str(item[kind])
+            run = run or f"stop server {server}"
+        commands.append(
+            Command(
+                run, argv, cwd, stdin, stage, timeout, memory, until, kind=kind,
+                name=item.get("name"), server=server, url_file=item.get("url_file"),
+                request=request,
+            )
+        )  # fmt: skip
+    _check_steps(b, commands, where)
     return tuple(commands)
+
+
+# The keys each kind of command step may carry besides stage, until, timeout and name.
+_STEP_KEYS = {
+    "run": {"run", "cwd", "stdin", "memory_mb"},
+    "serve": {"serve", "run", "cwd", "memory_mb", "url_file"},
+    "http": {"http"},
+    "stop": {"stop"},
+}
+
+
+def _step_keys(b: _Builder, item: Mapping[str, Any], at: DocPath, kind: str) -> bool:
+    """Whether a command's keys fit its kind (a plain command or serve step needs ``run``);
+    reports the keys that do not."""
+    ok = True
+    if kind in ("run", "serve") and "run" not in item:
+        what = "a command" if kind == "run" else "a serve step"
+        b.error(at, f"{dotted(at)}: {what} needs 'run' (the command line)")
+        ok = False
+    allowed = _STEP_KEYS[kind] | {"stage", "until", "timeout", "name"}
+    for key in sorted(set(item) - allowed):
+        shown = "a plain command" if kind == "run" else f"a {kind} step"
+        b.error((*at, key), f"{dotted((*at, key))}: {key!r} does not apply to {shown}")
+        ok = False
+    return ok
+
+
+def _request(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An http step's request with its defaults."""
+    request: dict[str, Any] = {
+        "method": raw.get("method", "GET"),
+        "path": raw.get("path", "/"),
+        "headers": dict(raw.get("headers", {})),
+        "max_bytes": int(raw.get("max_bytes", 1024 * 1024)),
+    }
+    for key in ("body", "body_file"):
+        if key in raw:
+            request[key] = raw[key]
+    frozen: Mapping[str, Any] = freeze(request)
+    return frozen
+
+
+def _check_steps(b: _Builder, commands: list[Command], where: DocPath) -> None:
+    """Step names are unique; an http or stop step names a server that an earlier serve step
+    starts and no step in between stops; a serve step does not start a running server."""
+    names: set[str] = set()
+    running: set[str] = set()
+    started: set[str] = set()
+    for index, command in enumerate(commands):
+        at = (*where, index)
+        if command.name is not None:
+            if command.name in names:
+                b.error((*at, "name"), f"step name {command.name!r} is used twice")
+            names.add(command.name)
+        server = command.server or ""
+        key: DocPath = (command.kind,) if command.kind != "http" else ("http", "server")
+        if command.kind == "serve":
+            if server in running:
+                b.error((*at, *key), f"server {server!r} is already running here; stop it first")
+            running.add(server)
+            started.add(server)
+        elif command.kind in ("http", "stop") and server not in running:
+            why = (
+                "was stopped before" if server in started else "is started by no earlier serve step"
+            )
+            b.error((*at, *key), f"server {server!r} {why}; {command.kind} needs it running")
+        if command.kind == "stop":
+            running.discard(server)
 
 
 def _outputs(
