@@ -205,8 +205,8 @@ class _Pod:
     running candidate servers after each command, and reports on its result channel, one
     JSON object a line: ``service`` (name, port or error), ``log`` (name, line), ``command``
     (index, returncode, timed_out, error, detail), ``server`` (index of a serve step whose
-    server broke the contract later, error) and a final ``done``. It is non-dumpable, so the commands,
-    which share its uid, cannot reach that channel through ``/proc/1/fd``.
+    server broke the contract later, error) and a final ``done``. It is non-dumpable, so the
+    commands, which share its uid, cannot reach that channel through ``/proc/1/fd``.
     """
 
     def __init__(self, plan: dict[str, Any], channel: int) -> None:
@@ -5527,6 +5527,7 @@ class _LocalServer:
         self.output = _ServerOutput()
         self.reader: threading.Thread | None = None
         self.lock = threading.Lock()
+        self.result: CommandResult | None = None  # its serve step's, once it listens
 
 
 class _LocalSteps:
@@ -5564,6 +5565,11 @@ class _LocalSteps:
         result.stdout = _head(out)
         if kind == "serve":
             result.error = server_note(error, result.stderr)
+            if not error:
+                server = self.running[str(command["serve"])]
+                with server.lock:
+                    server.result = result
+                    _note_late(server)
         return result
 
     def serve(
@@ -5634,10 +5640,14 @@ class _LocalSteps:
         fd = server.process.stdout.fileno()
         with open(out, "ab") as stream:
             stream.write(server.output.log)
-            while chunk := os.read(fd, 65536):
+            while True:
+                chunk = os.read(fd, 65536)
                 with server.lock:
                     stream.write(server.output.feed(chunk))
                     stream.flush()
+                    _note_late(server)
+                if not chunk:
+                    return
 
     def http(
         self, command: Mapping[str, Any], timeout: float, out: Path
@@ -5701,6 +5711,13 @@ class _LocalSteps:
         if process.stdout is not None and (server.reader is None or not server.reader.is_alive()):
             process.stdout.close()
         return code
+
+
+def _note_late(server: _LocalServer) -> None:
+    """Fail the serve step of a server that broke the contract once it listened."""
+    result = server.result
+    if server.output.late and result is not None and not result.error:
+        result.error = f"server {server.name!r} {server.output.late} after it was listening"
 
 
 class _Trial:

@@ -205,8 +205,8 @@ class _Pod:
     running candidate servers after each command, and reports on its result channel, one
     JSON object a line: ``service`` (name, port or error), ``log`` (name, line), ``command``
     (index, returncode, timed_out, error, detail), ``server`` (index of a serve step whose
-    server broke the contract later, error) and a final ``done``. It is non-dumpable, so the commands,
-    which share its uid, cannot reach that channel through ``/proc/1/fd``.
+    server broke the contract later, error) and a final ``done``. It is non-dumpable, so the
+    commands, which share its uid, cannot reach that channel through ``/proc/1/fd``.
     """
 
     def __init__(self, plan: dict[str, Any], channel: int) -> None:
