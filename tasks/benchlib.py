@@ -1248,7 +1248,8 @@ class _PodSteps:
         if name in self.running:
             for fd in fds:
                 os.close(fd)
-            return _failed(f"server {name!r} is already running")
+            problem = "is already running"
+            return {**_failed(f"server {name!r} {problem}"), "detail": {"problem": problem}}
         readable, writable = os.pipe()
         env = {**self.pod.env, **self.env}
         memory = command.get("memory_bytes")
@@ -2845,10 +2846,9 @@ class CommandResult:
 
     def describe(self) -> str:
         """One line for notes: how the command ended."""
-        if self.error:
-            return (
-                self.error if self.error.startswith("not run") else f"could not start: {self.error}"
-            )
+        if self.error:  # a step's error (no program, or a server's problem) says it all
+            whole = self.error.startswith("not run") or not self.argv or "problem" in self.detail
+            return self.error if whole else f"could not start: {self.error}"
         if self.timed_out:
             return "timed out"
         tail = self.stderr.strip().splitlines()[-1:] if self.returncode else []
@@ -5577,7 +5577,7 @@ class _LocalSteps:
     ) -> tuple[int | None, str, dict[str, Any]]:
         name = str(command["serve"])
         if name in self.running:
-            return None, f"server {name!r} is already running", {}
+            return None, f"server {name!r} is already running", {"problem": "is already running"}
         token = run_token()
         env = dict(self.base) if self.base is not None else clean_env()
         env.update({**self.env, RUN_TOKEN_VARIABLE: token})

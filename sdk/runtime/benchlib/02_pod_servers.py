@@ -187,7 +187,8 @@ class _PodSteps:
         if name in self.running:
             for fd in fds:
                 os.close(fd)
-            return _failed(f"server {name!r} is already running")
+            problem = "is already running"
+            return {**_failed(f"server {name!r} {problem}"), "detail": {"problem": problem}}
         readable, writable = os.pipe()
         env = {**self.pod.env, **self.env}
         memory = command.get("memory_bytes")

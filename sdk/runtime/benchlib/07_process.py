@@ -58,10 +58,9 @@ class CommandResult:
 
     def describe(self) -> str:
         """One line for notes: how the command ended."""
-        if self.error:
-            return (
-                self.error if self.error.startswith("not run") else f"could not start: {self.error}"
-            )
+        if self.error:  # a step's error (no program, or a server's problem) says it all
+            whole = self.error.startswith("not run") or not self.argv or "problem" in self.detail
+            return self.error if whole else f"could not start: {self.error}"
         if self.timed_out:
             return "timed out"
         tail = self.stderr.strip().splitlines()[-1:] if self.returncode else []

@@ -148,7 +148,7 @@ class _LocalSteps:
     ) -> tuple[int | None, str, dict[str, Any]]:
         name = str(command["serve"])
         if name in self.running:
-            return None, f"server {name!r} is already running", {}
+            return None, f"server {name!r} is already running", {"problem": "is already running"}
         token = run_token()
         env = dict(self.base) if self.base is not None else clean_env()
         env.update({**self.env, RUN_TOKEN_VARIABLE: token})
