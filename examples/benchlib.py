@@ -4539,6 +4539,9 @@ def _describe_where(spec: Mapping[str, Any]) -> str:
 def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
     """Evaluate one declared expectation (from task.toml) against a fixture run."""
     numeric = bool(spec.get("decimal"))
+    if "response" in spec:
+        _check_response(run, spec, numeric)
+        return
     if "exit_code" in spec:
         code = run.last.returncode if run.results else None
         expect_equal(code, spec["exit_code"], "exit status of the last command")
@@ -4567,6 +4570,22 @@ def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
             )
         return
     _check_rows(run, spec, numeric)
+
+
+def _check_response(run: Run, spec: Mapping[str, Any], numeric: bool) -> None:
+    """A response expectation: the status, JSON body or text of an http step's response."""
+    response = run.response(spec["response"])
+    what = f"response of {spec['response']!r}"
+    if "status" in spec:
+        expect_equal(response.status, spec["status"], f"status of the {what}")
+    elif "equals" in spec:
+        document = response.json()
+        actual = _value_at(document, spec["path"]) if "path" in spec else document
+        at = f" {spec['path']}" if "path" in spec else ""
+        ok = _same_value(actual, spec["equals"], numeric=numeric)
+        expect(ok, f"{what}{at}: expected {_short(spec['equals'])}, got {_short(actual)}")
+    else:
+        _check_text(response.text, spec, what)
 
 
 def _check_text(text: str, spec: Mapping[str, Any], what: str) -> None:

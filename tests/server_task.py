@@ -92,6 +92,16 @@ timeout = 5
 [edge]
 rule = "A POST /items whose body is not a JSON object answers 400 and stores nothing."
 
+[[edge.expect]]
+name = "non-JSON refused"
+response = "bad"
+status = 400
+
+[[edge.expect]]
+response = "count"
+path = "count"
+equals = 2
+
 [judge]
 timeout = 10
 """

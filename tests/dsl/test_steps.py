@@ -128,3 +128,43 @@ def test_schema_errors_of_steps_are_located(make_task: Callable[..., Path]) -> N
     mixed = SERVE.replace('serve = "api"', 'serve = "api"\nstop = "api"')
     [(line, _, code, message)] = _problems(make_task, mixed)
     assert "'serve' and 'stop' cannot both be given" in message
+
+
+EDGE_EXPECT = """
+[[edge.expect]]
+response = "post"
+"""
+
+
+def test_response_expectations_load_and_embed(make_task: Callable[..., Path]) -> None:
+    steps = SERVE + POST + EDGE_EXPECT + "status = 201\n"
+    spec = load_task(make_task(BASE + steps))
+    assert spec.edge is not None
+    assert dict(spec.edge.expect[0].spec) == {"response": "post", "status": 201}
+    assert judge_data(spec)["edge_expect"][0]["status"] == 201
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle", "message"),
+    [
+        pytest.param('status = 201\n', "response =",
+                     "no http step is named 'post' (named: other)", id="unknown-step"),
+        pytest.param('where = { a = 1 }\nequals = { b = 2 }\n', "where =",
+                     "a response expectation takes no where", id="where"),
+        pytest.param('count = 1\n', "response =",
+                     "a response expectation asserts status, equals or contains", id="count"),
+    ],
+)  # fmt: skip
+def test_response_expectation_errors_are_located(
+    make_task: Callable[..., Path], extra: str, needle: str, message: str
+) -> None:
+    steps = SERVE + POST.replace('name = "post"', 'name = "other"') + EDGE_EXPECT + extra
+    found = _problems(make_task, steps)
+    assert (_line_of(steps, needle), "BS102", message) in [(n, c, t) for n, _, c, t in found]
+
+
+def test_status_without_a_response_is_located(make_task: Callable[..., Path]) -> None:
+    steps = SERVE + POST + "\n[[edge.expect]]\nstatus = 201\n"
+    [(line, _, _, message)] = _problems(make_task, steps)
+    assert line == _line_of(steps, "status =")
+    assert message == "status needs response = the name of an http step"

@@ -22,7 +22,7 @@ import pytest
 import benchsmith
 from benchsmith.pythons import default_python
 from benchsmith.runtime import benchlib
-from tests.server_task import SERVER, build_server_task
+from tests.server_task import SERVER, WITNESSES, build_server_task
 
 MODES = [pytest.param([], id="sealed"), pytest.param(["--unsealed"], id="unsealed")]
 
@@ -256,3 +256,14 @@ def test_the_process_probe_finds_a_marked_process() -> None:
         process.kill()
         process.wait()
     assert not _marked_processes(marker)
+
+
+def test_a_declared_response_expectation_fails_with_its_note(task: Path, tmp_path: Path) -> None:
+    old, new = WITNESSES[4]  # a body that is not JSON is stored: 202 instead of 400
+    verdict = _judge(task, _workspace(task, tmp_path / "ws", SERVER.replace(old, new)))
+    assert verdict["progress_level"] == 4
+    notes = verdict["notes"]
+    assert any(
+        n.startswith("edge: non-JSON refused: status of the response of 'bad'") and "202" in n
+        for n in notes  # type: ignore[attr-defined]
+    ), notes

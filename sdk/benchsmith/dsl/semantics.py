@@ -47,7 +47,10 @@ from benchsmith.dsl.model import (
 from benchsmith.dsl.validate import did_you_mean, dotted
 
 COLUMN_KINDS = ("seq", "int", "decimal", "date", "datetime", "choice", "vocab")
-EXPECT_ASSERTIONS = ("equals", "count", "absent", "contains", "not_contains", "exit_code")
+EXPECT_ASSERTIONS = (
+    "equals", "count", "absent", "contains", "not_contains", "exit_code", "status"
+)  # fmt: skip
+RESPONSE_ASSERTIONS = ("status", "equals", "contains", "not_contains")
 FIXTURES_MODULE = "fixtures.py"
 VOCAB_DIR = "vocab"
 
@@ -757,6 +760,8 @@ def _expectations(
             b.error(at, f"an expectation asserts exactly one of {', '.join(EXPECT_ASSERTIONS)}")
         if "stream" in item:
             _check_stream_expectation(b, item, asserted, at)
+        elif "response" in item or "status" in item:
+            _check_response_expectation(b, item, asserted, at)
         elif "file" not in item and asserted != ["exit_code"]:
             b.error(at, "an expectation needs the file it reads")
         if "where" in item and "equals" in item and not isinstance(item["equals"], Mapping):
@@ -767,6 +772,40 @@ def _expectations(
         spec = freeze({k: v for k, v in item.items() if k not in own})
         found.append(Expectation(name, item.get("file"), item.get("level", 4), spec, stage, until))
     return tuple(found)
+
+
+def _check_response_expectation(
+    b: _Builder, item: Mapping[str, Any], asserted: list[str], at: DocPath
+) -> None:
+    """``response = STEP`` reads the response of the http step named STEP: its ``status``,
+    its JSON body (``equals``, at ``path`` or whole) or its text (``contains``)."""
+    if "response" not in item:
+        b.error((*at, "status"), "status needs response = the name of an http step")
+        return
+    if "file" in item:
+        b.error((*at, "response"), "use either file or response, not both")
+    if any(k not in RESPONSE_ASSERTIONS for k in asserted):
+        b.error((*at, "response"), "a response expectation asserts status, equals or contains")
+    for key in ("where", "count", "absent", "stream"):
+        if key in item:
+            b.error((*at, key), f"a response expectation takes no {key}")
+
+
+def _check_responses(b: _Builder, spec: TaskSpec) -> None:
+    """Every response expectation names an http step."""
+    steps = {c.name for c in spec.commands if c.kind == "http" and c.name}
+    located: list[tuple[DocPath, Expectation]] = [
+        (("anchors", i, "expect", j), e)
+        for i, a in enumerate(spec.anchors)
+        for j, e in enumerate(a.expect)
+    ]
+    if spec.edge:
+        located += [(("edge", "expect", j), e) for j, e in enumerate(spec.edge.expect)]
+    for at, expectation in located:
+        name = expectation.spec.get("response")
+        if name is not None and name not in steps:
+            known = ", ".join(sorted(steps)) or "none"
+            b.error((*at, "response"), f"no http step is named {name!r} (named: {known})")
 
 
 def _check_stream_expectation(
@@ -805,6 +844,7 @@ def _check_references(b: _Builder, spec: TaskSpec) -> None:
     if spec.generators:
         _check_generators(b, spec)
     _check_expected_fields(b, spec)
+    _check_responses(b, spec)
     for index, path in enumerate(spec.editable):
         if path.rstrip("/") in ("", "."):
             b.error(("editable", index), "the workspace root cannot be editable")
