@@ -168,3 +168,17 @@ def test_status_without_a_response_is_located(make_task: Callable[..., Path]) ->
     [(line, _, _, message)] = _problems(make_task, steps)
     assert line == _line_of(steps, "status =")
     assert message == "status needs response = the name of an http step"
+
+
+def test_a_server_a_later_stage_no_longer_starts_is_located(
+    make_task: Callable[..., Path],
+) -> None:
+    stages = '\n[[stages]]\nid = "a"\n\n[[stages]]\nid = "b"\nmessage = "more"\n'
+    steps = SERVE.replace("timeout = 5", 'timeout = 5\nuntil = "a"') + POST.replace(
+        "timeout = 3", 'timeout = 3\nstage = "b"'
+    )
+    [(line, _, code, message)] = _problems(make_task, steps + stages)
+    assert (line, code) == (_line_of(steps, "http ="), "BS102")
+    assert message == "server 'api' is started by no earlier serve step; http needs it running"
+    # the same steps, all of them at both stages, are fine
+    assert load_task(make_task(BASE + SERVE + POST + stages)).commands[1].kind == "http"

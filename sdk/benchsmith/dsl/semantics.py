@@ -241,7 +241,7 @@ def _commands(
                 request=request,
             )
         )  # fmt: skip
-    _check_steps(b, commands, where)
+    _check_steps(b, commands, where, stage_ids)
     return tuple(commands)
 
 
@@ -285,32 +285,57 @@ def _request(raw: Mapping[str, Any]) -> Mapping[str, Any]:
     return frozen
 
 
-def _check_steps(b: _Builder, commands: list[Command], where: DocPath) -> None:
-    """Step names are unique; an http or stop step names a server that an earlier serve step
-    starts and no step in between stops; a serve step does not start a running server."""
+def _check_steps(
+    b: _Builder, commands: list[Command], where: DocPath, stage_ids: list[str]
+) -> None:
+    """Step names are unique; at every stage, an http or stop step names a server that an
+    earlier serve step of that stage's commands starts and no step in between stops, and a
+    serve step does not start a server that runs already."""
     names: set[str] = set()
-    running: set[str] = set()
-    started: set[str] = set()
     for index, command in enumerate(commands):
-        at = (*where, index)
         if command.name is not None:
             if command.name in names:
-                b.error((*at, "name"), f"step name {command.name!r} is used twice")
+                b.error((*where, index, "name"), f"step name {command.name!r} is used twice")
             names.add(command.name)
+    reported: set[tuple[int, str]] = set()
+    for number in range(1, len(stage_ids) + 1):
+        judged = [(n, c) for n, c in enumerate(commands) if _applies(c, stage_ids, number)]
+        for index, message in _server_order(judged):
+            if (index, message) not in reported:
+                reported.add((index, message))
+                kind = commands[index].kind
+                key: DocPath = (kind,) if kind != "http" else ("http", "server")
+                b.error((*where, index, *key), message)
+
+
+def _applies(command: Command, stage_ids: list[str], number: int) -> bool:
+    """Whether ``command`` runs when stage ``number`` (1-based) is judged."""
+    if command.stage not in stage_ids or stage_ids.index(command.stage) + 1 > number:
+        return False
+    return command.until not in stage_ids or number <= stage_ids.index(command.until) + 1
+
+
+def _server_order(judged: list[tuple[int, Command]]) -> list[tuple[int, str]]:
+    """The steps of one stage's commands that start a running server or need one that is
+    not running: (index, message)."""
+    found: list[tuple[int, str]] = []
+    running: set[str] = set()
+    started: set[str] = set()
+    for index, command in judged:
         server = command.server or ""
-        key: DocPath = (command.kind,) if command.kind != "http" else ("http", "server")
         if command.kind == "serve":
             if server in running:
-                b.error((*at, *key), f"server {server!r} is already running here; stop it first")
+                found.append((index, f"server {server!r} is already running here; stop it first"))
             running.add(server)
             started.add(server)
         elif command.kind in ("http", "stop") and server not in running:
             why = (
                 "was stopped before" if server in started else "is started by no earlier serve step"
             )
-            b.error((*at, *key), f"server {server!r} {why}; {command.kind} needs it running")
+            found.append((index, f"server {server!r} {why}; {command.kind} needs it running"))
         if command.kind == "stop":
             running.discard(server)
+    return found
 
 
 def _outputs(
