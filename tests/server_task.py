@@ -1,6 +1,6 @@
-"""A tiny task whose candidate program is a server (serve, http and stop steps), built in a
-temporary corpus with ``benchsmith new`` and a task.toml of its own, for the tests of
-candidate servers (tests/runtime, tests/check, tests/lint)."""
+"""A tiny task whose candidate program is a server (serve, http and stop steps) beside a
+fixture sink service, built in a temporary corpus with ``benchsmith new`` and a task.toml of
+its own, for the tests of candidate servers (tests/runtime, tests/check, tests/lint)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ Build a small loopback HTTP service that stores items in SQLite.
 JSON object `{{"name": ...}}` stores it and answers 202 with `{{"id": N}}` (ids count from 1).
 `GET /items` answers 200 with `{{"count": N}}`. The items survive a restart of the service.
 `python -m solution.report output/report.json` reads the service's address from the
-environment variable `BENCHSMITH_SERVER_API` and writes the count it answers to
-`output/report.json` as `{{"count": N}}`.
+environment variable `BENCHSMITH_SERVER_API`, writes the count it answers to
+`output/report.json` as `{{"count": N}}` and posts the same JSON object to `/counts` of the
+address in `inputs/sink_url.txt`.
 \"\"\"
 
 requirements = [
@@ -89,6 +90,11 @@ name = "bad"
 http = {{ server = "api", method = "POST", path = "/items", body = "not json" }}
 timeout = 5
 
+[[services]]
+name = "sink"
+run = "python inputs/sink.py"
+url_file = "inputs/sink_url.txt"
+
 [edge]
 rule = "A POST /items whose body is not a JSON object answers 400 and stores nothing."
 
@@ -122,6 +128,8 @@ def state_survives_a_restart(run: benchlib.Run) -> None:
     benchlib.expect(run.server("restart").detail["port"] > 0, "the restart listens")
     benchlib.expect_equal(run.response("count").json(), {"count": 2}, "count after restart")
     benchlib.expect_equal(run.json("output/report.json"), {"count": 2}, "output/report.json")
+    posted = [(r.method, r.target, r.status) for r in run.requests("sink")]
+    benchlib.expect_equal(posted, [("POST", "/counts", 204)], "requests to the sink")
 
 
 @judge.edge
@@ -202,10 +210,37 @@ def main() -> None:
         count = json.load(response)["count"]
     with open(sys.argv[1], "w", encoding="utf-8") as stream:
         json.dump({"count": count}, stream)
+    with open("inputs/sink_url.txt", encoding="utf-8") as stream:
+        sink = stream.read().strip()
+    body = json.dumps({"count": count}).encode()
+    request = urllib.request.Request(sink + "/counts", data=body, method="POST")
+    urllib.request.urlopen(request, timeout=5).close()
 
 
 if __name__ == "__main__":
     main()
+'''
+
+
+SINK = '''\
+"""A fixture sink: answers 204 to every POST (the judge reads its request log)."""
+
+import argparse
+import http.server
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(204)
+        self.end_headers()
+
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--port", type=int, default=0)
+server = http.server.HTTPServer(("127.0.0.1", parser.parse_args().port), Handler)
+print(f"LISTENING {server.server_port}", flush=True)
+server.serve_forever()
 '''
 
 
@@ -222,6 +257,7 @@ def build_server_task(root: Path) -> Path:
     (task / "task.toml").write_text(TASK_TOML, encoding="utf-8")
     (task / "visible" / "inputs").mkdir(parents=True)
     (task / "visible" / "inputs" / "item.json").write_text('{"name": "pear"}\n', "utf-8")
+    (task / "visible" / "inputs" / "sink.py").write_text(SINK, "utf-8")
     solution = task / "reference" / "solution"
     (solution / "main.py").unlink()
     (solution / "server.py").write_text(SERVER, encoding="utf-8")

@@ -2,7 +2,8 @@
 
 The task (tests/server_task.py) starts the candidate's SQLite-backed item service, posts two
 items, stops and restarts it, counts the items over HTTP and through a command that reads
-the server's URL from the environment, and posts a body that is not JSON. A broken server
+the server's URL from the environment and posts the count to a fixture sink (whose request
+log the judge checks), and posts a body that is not JSON. A broken server
 (silent, talkative, dying, hanging) is reported in the step's note within the bounded
 wait, and nothing any server started is left running.
 """

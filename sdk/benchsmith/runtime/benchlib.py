@@ -5555,6 +5555,7 @@ class _LocalSteps:
     started on exit, whatever happened."""
 
     def __init__(self, root: Path, scratch: Path, env: Mapping[str, str] | None) -> None:
+        """``env``: variables added to the servers' environment (as :func:`produce`'s)."""
         self.root, self.scratch, self.base = root, scratch, env
         self.running: dict[str, _LocalServer] = {}
         self.ended: dict[str, str] = {}
@@ -5598,8 +5599,7 @@ class _LocalSteps:
         if name in self.running:
             return None, f"server {name!r} is already running", {"problem": "is already running"}
         token = run_token()
-        env = dict(self.base) if self.base is not None else clean_env()
-        env.update({**self.env, RUN_TOKEN_VARIABLE: token})
+        env = clean_env({**(self.base or {}), **self.env, RUN_TOKEN_VARIABLE: token})
         memory = memory_of(command)
         with open(err, "wb") as stderr:
             try:
