@@ -182,3 +182,19 @@ def test_a_server_a_later_stage_no_longer_starts_is_located(
     assert message == "server 'api' is started by no earlier serve step; http needs it running"
     # the same steps, all of them at both stages, are fine
     assert load_task(make_task(BASE + SERVE + POST + stages)).commands[1].kind == "http"
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ('{ "Bad Name" = "x" }', "an HTTP header name"),
+        ('{ A = "line\\nbreak" }', "a header value on one line"),
+    ],
+)
+def test_a_header_that_http_cannot_carry_is_located(
+    make_task: Callable[..., Path], headers: str, expected: str
+) -> None:
+    steps = SERVE + POST.replace('headers = { A = "b" }', f"headers = {headers}")
+    [(line, _, code, message)] = _problems(make_task, steps)
+    assert (line, code) == (_line_of(steps, "http ="), "BS102")
+    assert expected in message, message
