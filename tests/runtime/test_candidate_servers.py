@@ -268,3 +268,32 @@ def test_a_declared_response_expectation_fails_with_its_note(task: Path, tmp_pat
         n.startswith("edge: non-JSON refused: status of the response of 'bad'") and "202" in n
         for n in notes  # type: ignore[attr-defined]
     ), notes
+
+
+def test_a_server_that_logs_more_than_a_pipe_holds_during_a_request_still_answers(
+    tmp_path: Path,
+) -> None:
+    """PID 1 keeps reading the servers' output while it waits for a response."""
+    kit = benchlib.PodKit.prepare(tmp_path / "lib", default_python())
+    root = tmp_path / "root"
+    root.mkdir()
+    chatty = (
+        "import http.server, sys\n"
+        "class H(http.server.BaseHTTPRequestHandler):\n"
+        "    def do_GET(self):\n"
+        "        sys.stdout.write('x' * 300000 + '\\n'); sys.stdout.flush()\n"
+        "        self.send_response(200); self.send_header('Content-Length', '2')\n"
+        "        self.end_headers(); self.wfile.write(b'ok')\n"
+        "s = http.server.HTTPServer(('127.0.0.1', 0), H)\n"
+        "print('LISTENING', s.server_port, flush=True)\n"
+        "s.serve_forever()\n"
+    )
+    python = kit.interpreter.executable
+    serve = benchlib.PodCommand(
+        (python, "-c", chatty), timeout=5, kind="serve", step={"serve": "s", "display": "x"}
+    )
+    request = {"server": "s", "method": "GET", "target": "/", "headers": []}
+    get = benchlib.PodCommand((), timeout=3, kind="http", step=request)
+    outcome = benchlib.run_pod(kit, root, commands=[serve, get, get], scratch=tmp_path / "s")
+    assert [r.detail.get("status") for r in outcome.results[1:]] == [200, 200]
+    assert outcome.results[0].stdout.startswith("x" * 1000)  # its log: the serve step's stdout

@@ -1327,13 +1327,38 @@ class _PodSteps:
                 self.drop(server, f"it exited with status {exited}")
                 return _failed(f"server {name!r} exited with status {exited} before this request")
             body = _request_body(request)
-            head, data = http_exchange(server.output.port, request, body, float(command["timeout"]))
+            head, data = self.exchange(server.output.port, request, body, float(command["timeout"]))
             _write_all(capture, data)
             return {"returncode": 0, "detail": head}
         except OSError as exc:
             return _failed(f"{request['method']} {request['target']} to server {name!r}: {exc}")
         finally:
             os.close(capture)
+
+    def exchange(
+        self, port: int, request: Mapping[str, Any], body: bytes | None, timeout: float
+    ) -> tuple[dict[str, Any], bytes]:
+        """:func:`http_exchange` in a thread, while this one keeps reading what the services
+        and servers print (a server blocked on a full pipe would never answer)."""
+        import threading
+
+        box: dict[str, Any] = {}
+
+        def send() -> None:
+            try:
+                box["response"] = http_exchange(port, request, body, timeout)
+            except OSError as exc:
+                box["error"] = exc
+
+        thread = threading.Thread(target=send, daemon=True)
+        thread.start()
+        while thread.is_alive():
+            self.pod.pump([*self.pod.services, *self.servers()], time.monotonic() + 0.01)
+            thread.join(0.0)
+        if "error" in box:
+            raise box["error"]
+        response: tuple[dict[str, Any], bytes] = box["response"]
+        return response
 
     def stop(self, command: dict[str, Any]) -> dict[str, Any]:
         name, timeout = str(command["stop"]), float(command["timeout"])
