@@ -86,3 +86,16 @@ def test_an_expectation_checked_until_an_earlier_stage_is_judged_at_that_stage()
         [("early", "equals.q", 1)],
         [("mid", "equals", 2)],
     ]
+
+
+def test_the_status_of_a_response_expectation_is_perturbed() -> None:
+    task = {"expect": [], "edge_expect": [{"name": "refused", "response": "bad", "status": 400}]}
+    [[perturbation]] = expectations.rounds(task)
+    assert (perturbation.field, perturbation.original, perturbation.perturbed) == (
+        "status",
+        400,
+        401,
+    )
+    changed = expectations.perturbed_task(task, [perturbation])
+    assert changed["edge_expect"][0] == {"name": "refused", "response": "bad", "status": 401}
+    assert expectations.unperturbable(task) == []

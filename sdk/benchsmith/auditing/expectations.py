@@ -1,7 +1,7 @@
 """Load-bearing expectations (verifier audit check 10): every private datum must matter.
 
 Each expected value the judge holds through the DSL -- the ``equals`` fields, ``count``,
-``contains`` needles and ``exit_code`` of the anchors' ``expect`` entries and of
+``contains`` needles, ``exit_code`` and ``status`` of the anchors' ``expect`` entries and of
 ``[[edge.expect]]`` -- is perturbed in a copy of the judge's embedded task data, and the
 reference is judged again: the check holding that value must now fail. One that still passes
 checks nothing (a selector that matches no row, a comparison that cannot fail).
@@ -34,7 +34,7 @@ class Perturbation:
         index: Position of the expectation in its section.
         name: The expectation's (check's) name.
         field: Which value: ``equals.FIELD``, ``equals``, ``count``, ``contains[N]``,
-            ``exit_code``.
+            ``exit_code``, ``status``.
         original: The value the judge holds.
         perturbed: The value put in its place.
         stage: The 1-based stage to judge it at (``None``: the final stage), the last one
@@ -110,6 +110,8 @@ def entry_perturbations(
     fields += [(f"contains[{i}]", v) for i, v in enumerate(entry.get("contains", ()))]
     if "exit_code" in entry:
         fields.append(("exit_code", entry["exit_code"]))
+    if "status" in entry:  # the HTTP status of a response expectation
+        fields.append(("status", entry["status"]))
     until = str(entry.get("until", ""))
     stage = list(stages).index(until) + 1 if until in stages[:-1] else None
     return [Perturbation(section, index, name, f, v, perturb(v), stage) for f, v in fields]

@@ -108,6 +108,8 @@ def entry_points(spec: TaskSpec) -> list[EntryPoint]:
 
     found: dict[str, EntryPoint] = {}
     for command in spec.commands:
+        if not command.runs_program:  # http and stop steps run no candidate program
+            continue
         entry = entry_point(command, runs_as_package)
         if not layout.is_editable(entry.file):
             raise CandidateError(f"{entry.command}: {entry.file} is outside the editable paths")

@@ -356,6 +356,8 @@ def stale_outputs(setup: TaskSetup) -> ControlResult:
 def _run_commands(setup: TaskSetup, workspace: Path) -> None:
     """Run the task's commands in ``workspace`` (no services: outputs are best effort)."""
     for command in setup.spec.commands:
+        if command.kind != "run":  # a server would only run into its timeout here
+            continue
         benchlib.run_command(
             benchlib.resolve_argv(command.argv, setup.python),
             cwd=workspace / command.cwd,

@@ -288,6 +288,15 @@ class Command:
             MiB; None: no limit beyond the sandbox's.
         until: The last stage the command applies to (``None``: every later stage); a
             command a later stage replaces is not run when a later stage is judged.
+        kind: ``run`` (a command), or a step of a candidate server: ``serve`` (``run``
+            started in the background, awaited for its ``LISTENING <port>`` line), ``http``
+            (the judge sends ``request``) or ``stop``. For http and stop steps ``run`` is a
+            description for notes and ``argv`` is empty.
+        name: The step's name (authored checks read its result by it), if any.
+        server: The candidate server a step starts, sends a request to or stops.
+        url_file: serve steps: the file that receives the server's base URL, if any.
+        request: http steps: ``method``, ``path``, ``headers`` (name -> value) and at most
+            one of ``body`` and ``body_file``, and ``max_bytes`` (defaults applied).
     """
 
     run: str
@@ -298,10 +307,21 @@ class Command:
     timeout: float
     memory_mb: int | None = None
     until: str | None = None
+    kind: str = "run"
+    name: str | None = None
+    server: str | None = None
+    url_file: str | None = None
+    request: Mapping[str, Value] | None = None
+
+    @property
+    def runs_program(self) -> bool:
+        """Whether the command starts a program of the candidate's (a command or a serve
+        step; http and stop steps are the judge's)."""
+        return self.kind in ("run", "serve")
 
     def to_runtime(self) -> dict[str, Any]:
         """Return the plain mapping judge.py embeds."""
-        return {
+        data: dict[str, Any] = {
             "run": self.run,
             "argv": list(self.argv),
             "cwd": self.cwd,
@@ -311,6 +331,20 @@ class Command:
             **({"memory_mb": self.memory_mb} if self.memory_mb is not None else {}),
             **({"until": self.until} if self.until is not None else {}),
         }
+        if self.name is not None:
+            data["name"] = self.name
+        if self.kind == "serve":
+            data["serve"] = self.server
+            if self.url_file:
+                data["url_file"] = self.url_file
+        elif self.kind == "stop":
+            data["stop"] = self.server
+        elif self.kind == "http":
+            request = thaw(self.request or {})
+            headers = request.get("headers", {})
+            pairs = [[key, value] for key, value in headers.items()]
+            data["http"] = {**request, "server": self.server, "headers": pairs}
+        return data
 
 
 @dataclass(frozen=True, slots=True)

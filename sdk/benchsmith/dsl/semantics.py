@@ -47,7 +47,10 @@ from benchsmith.dsl.model import (
 from benchsmith.dsl.validate import did_you_mean, dotted
 
 COLUMN_KINDS = ("seq", "int", "decimal", "date", "datetime", "choice", "vocab")
-EXPECT_ASSERTIONS = ("equals", "count", "absent", "contains", "not_contains", "exit_code")
+EXPECT_ASSERTIONS = (
+    "equals", "count", "absent", "contains", "not_contains", "exit_code", "status"
+)  # fmt: skip
+RESPONSE_ASSERTIONS = ("status", "equals", "contains", "not_contains")
 FIXTURES_MODULE = "fixtures.py"
 VOCAB_DIR = "vocab"
 
@@ -204,21 +207,135 @@ def _commands(
     commands = []
     for index, item in enumerate(raw):
         at = where if where == ("command",) else (*where, index)
-        try:
-            argv = split_command(item["run"])
-        except ValueError as exc:
-            b.error(at, f"command cannot be split like a shell line: {exc}")
+        kind = next((k for k in ("serve", "http", "stop") if k in item), "run")
+        if not _step_keys(b, item, at, kind):
             continue
-        if not argv:
-            b.error(at, "command is empty")
-            continue
+        if kind in ("http", "stop"):
+            argv: tuple[str, ...] = ()
+        else:
+            try:
+                argv = split_command(item["run"])
+            except ValueError as exc:
+                b.error(at, f"command cannot be split like a shell line: {exc}")
+                continue
+            if not argv:
+                b.error(at, "command is empty")
+                continue
         stage, until = _stage_span(b, item, at, stage_ids, default)
         timeout = float(item.get("timeout", judge_timeout))
         cwd = item.get("cwd", ".")
         memory = item.get("memory_mb")
         stdin = item.get("stdin")
-        commands.append(Command(item["run"], argv, cwd, stdin, stage, timeout, memory, until))
+        run, server, request = item.get("run", ""), None, None
+        if kind == "http":
+            request = _request(item["http"])
+            server = str(item["http"]["server"])
+            run = f"{request['method']} {request['path']} (server {server})"
+        elif kind in ("serve", "stop"):
+            server = str(item[kind])
+            run = run or f"stop server {server}"
+        commands.append(
+            Command(
+                run, argv, cwd, stdin, stage, timeout, memory, until, kind=kind,
+                name=item.get("name"), server=server, url_file=item.get("url_file"),
+                request=request,
+            )
+        )  # fmt: skip
+    _check_steps(b, commands, where, stage_ids)
     return tuple(commands)
+
+
+# The keys each kind of command step may carry besides stage, until, timeout and name.
+_STEP_KEYS = {
+    "run": {"run", "cwd", "stdin", "memory_mb"},
+    "serve": {"serve", "run", "cwd", "memory_mb", "url_file"},
+    "http": {"http"},
+    "stop": {"stop"},
+}
+
+
+def _step_keys(b: _Builder, item: Mapping[str, Any], at: DocPath, kind: str) -> bool:
+    """Whether a command's keys fit its kind (a plain command or serve step needs ``run``);
+    reports the keys that do not."""
+    ok = True
+    if kind in ("run", "serve") and "run" not in item:
+        what = "a command" if kind == "run" else "a serve step"
+        b.error(at, f"{dotted(at)}: {what} needs 'run' (the command line)")
+        ok = False
+    allowed = _STEP_KEYS[kind] | {"stage", "until", "timeout", "name"}
+    for key in sorted(set(item) - allowed):
+        shown = "a plain command" if kind == "run" else f"a {kind} step"
+        b.error((*at, key), f"{dotted((*at, key))}: {key!r} does not apply to {shown}")
+        ok = False
+    return ok
+
+
+def _request(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An http step's request with its defaults."""
+    request: dict[str, Any] = {
+        "method": raw.get("method", "GET"),
+        "path": raw.get("path", "/"),
+        "headers": dict(raw.get("headers", {})),
+        "max_bytes": int(raw.get("max_bytes", 1024 * 1024)),
+    }
+    for key in ("body", "body_file"):
+        if key in raw:
+            request[key] = raw[key]
+    frozen: Mapping[str, Any] = freeze(request)
+    return frozen
+
+
+def _check_steps(
+    b: _Builder, commands: list[Command], where: DocPath, stage_ids: list[str]
+) -> None:
+    """Step names are unique; at every stage, an http or stop step names a server that an
+    earlier serve step of that stage's commands starts and no step in between stops, and a
+    serve step does not start a server that runs already."""
+    names: set[str] = set()
+    for index, command in enumerate(commands):
+        if command.name is not None:
+            if command.name in names:
+                b.error((*where, index, "name"), f"step name {command.name!r} is used twice")
+            names.add(command.name)
+    reported: set[tuple[int, str]] = set()
+    for number in range(1, len(stage_ids) + 1):
+        judged = [(n, c) for n, c in enumerate(commands) if _applies(c, stage_ids, number)]
+        for index, message in _server_order(judged):
+            if (index, message) not in reported:
+                reported.add((index, message))
+                kind = commands[index].kind
+                key: DocPath = (kind,) if kind != "http" else ("http", "server")
+                b.error((*where, index, *key), message)
+
+
+def _applies(command: Command, stage_ids: list[str], number: int) -> bool:
+    """Whether ``command`` runs when stage ``number`` (1-based) is judged."""
+    if command.stage not in stage_ids or stage_ids.index(command.stage) + 1 > number:
+        return False
+    return command.until not in stage_ids or number <= stage_ids.index(command.until) + 1
+
+
+def _server_order(judged: list[tuple[int, Command]]) -> list[tuple[int, str]]:
+    """The steps of one stage's commands that start a running server or need one that is
+    not running: (index, message)."""
+    found: list[tuple[int, str]] = []
+    running: set[str] = set()
+    started: set[str] = set()
+    for index, command in judged:
+        server = command.server or ""
+        if command.kind == "serve":
+            if server in running:
+                found.append((index, f"server {server!r} is already running here; stop it first"))
+            running.add(server)
+            started.add(server)
+        elif command.kind in ("http", "stop") and server not in running:
+            why = (
+                "was stopped before" if server in started else "is started by no earlier serve step"
+            )
+            found.append((index, f"server {server!r} {why}; {command.kind} needs it running"))
+        if command.kind == "stop":
+            running.discard(server)
+    return found
 
 
 def _outputs(
@@ -683,6 +800,8 @@ def _expectations(
             b.error(at, f"an expectation asserts exactly one of {', '.join(EXPECT_ASSERTIONS)}")
         if "stream" in item:
             _check_stream_expectation(b, item, asserted, at)
+        elif "response" in item or "status" in item:
+            _check_response_expectation(b, item, asserted, at)
         elif "file" not in item and asserted != ["exit_code"]:
             b.error(at, "an expectation needs the file it reads")
         if "where" in item and "equals" in item and not isinstance(item["equals"], Mapping):
@@ -693,6 +812,40 @@ def _expectations(
         spec = freeze({k: v for k, v in item.items() if k not in own})
         found.append(Expectation(name, item.get("file"), item.get("level", 4), spec, stage, until))
     return tuple(found)
+
+
+def _check_response_expectation(
+    b: _Builder, item: Mapping[str, Any], asserted: list[str], at: DocPath
+) -> None:
+    """``response = STEP`` reads the response of the http step named STEP: its ``status``,
+    its JSON body (``equals``, at ``path`` or whole) or its text (``contains``)."""
+    if "response" not in item:
+        b.error((*at, "status"), "status needs response = the name of an http step")
+        return
+    if "file" in item:
+        b.error((*at, "response"), "use either file or response, not both")
+    if any(k not in RESPONSE_ASSERTIONS for k in asserted):
+        b.error((*at, "response"), "a response expectation asserts status, equals or contains")
+    for key in ("where", "count", "absent", "stream"):
+        if key in item:
+            b.error((*at, key), f"a response expectation takes no {key}")
+
+
+def _check_responses(b: _Builder, spec: TaskSpec) -> None:
+    """Every response expectation names an http step."""
+    steps = {c.name for c in spec.commands if c.kind == "http" and c.name}
+    located: list[tuple[DocPath, Expectation]] = [
+        (("anchors", i, "expect", j), e)
+        for i, a in enumerate(spec.anchors)
+        for j, e in enumerate(a.expect)
+    ]
+    if spec.edge:
+        located += [(("edge", "expect", j), e) for j, e in enumerate(spec.edge.expect)]
+    for at, expectation in located:
+        name = expectation.spec.get("response")
+        if name is not None and name not in steps:
+            known = ", ".join(sorted(steps)) or "none"
+            b.error((*at, "response"), f"no http step is named {name!r} (named: {known})")
 
 
 def _check_stream_expectation(
@@ -731,6 +884,7 @@ def _check_references(b: _Builder, spec: TaskSpec) -> None:
     if spec.generators:
         _check_generators(b, spec)
     _check_expected_fields(b, spec)
+    _check_responses(b, spec)
     for index, path in enumerate(spec.editable):
         if path.rstrip("/") in ("", "."):
             b.error(("editable", index), "the workspace root cannot be editable")

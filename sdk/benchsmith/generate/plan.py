@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from benchsmith.dsl.model import SCENARIO_SCHEMA, TaskSpec, thaw
+from benchsmith.dsl.model import SCENARIO_SCHEMA, Command, TaskSpec, thaw
 from benchsmith.generate import env
 
 JUDGE_COMMAND = ("python", "judge.py", "--workspace", "{workspace}")
@@ -128,10 +128,25 @@ def task_markdown(spec: TaskSpec) -> str:
         "TASK.md.j2",
         header=env.GENERATED_HEADER,
         task=spec,
-        commands=[c for c in spec.commands if c.stage == first],
+        commands=_shown_commands(spec, first),
         outputs=[o for o in spec.outputs if o.stage == first],
         editable=editable,
     )
+
+
+def _shown_commands(spec: TaskSpec, stage: str) -> list[Command]:
+    """The commands TASK.md lists for ``stage``: the candidate's programs (serve steps
+    included, a restarted server once), never the judge's http and stop steps."""
+    shown: list[Command] = []
+    served: set[tuple[str, str]] = set()
+    for command in spec.commands:
+        if command.stage != stage or not command.runs_program:
+            continue
+        if command.kind == "serve" and (command.run, command.cwd) in served:
+            continue
+        served.update([(command.run, command.cwd)] if command.kind == "serve" else [])
+        shown.append(command)
+    return shown
 
 
 def judge_source(spec: TaskSpec, authored: str | None) -> str:

@@ -151,10 +151,14 @@ def referenced_inputs(ctx: TaskContext) -> Iterator[Diagnostic]:
     yield from service_scripts(ctx)
     edge = edge_paths(spec)
     for index, command in enumerate(spec.commands):
+        body = str((command.request or {}).get("body_file") or "")
         for fixture, known in (("main", final), ("edge", edge)):
             if command.stdin and command.stdin not in known:
                 message = f"stdin file {command.stdin} is not part of the {fixture} fixture"
                 yield _at(ctx, spec, "BS104", message, "commands", index, "stdin")
+            if body and body not in known:
+                message = f"http body file {body} is not part of the {fixture} fixture"
+                yield _at(ctx, spec, "BS104", message, "commands", index, "http", "body_file")
 
 
 def service_scripts(ctx: TaskContext) -> Iterator[Diagnostic]:

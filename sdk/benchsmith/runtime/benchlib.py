@@ -17,7 +17,8 @@ Sections (each header names the corpus API it defines; the parts holding them in
     * pod      -- PID 1 of a sealed fixture run (``python -I -S benchlib.py --pod``), and the
                   wrapper that starts fixture services inside it; first in the file so that it
                   runs before the imports the other sections need, and starts in milliseconds
-                  [01_pod, 02_pod_relay, 03_pod_entry: its entry point, then the imports];
+                  [01_pod, 02_pod_relay, 02_pod_servers (the serve, http and stop steps of
+                  candidate servers), 03_pod_entry: its entry point, then the imports];
     * files    -- deterministic writers (fixed modes, gzip mtime 0) and tree hashes [04];
     * seeding  -- tabular fixtures from declared columns, anchors, authored generators [05];
     * layout   -- materializing fixtures and workspaces (seed.py, visible/, stages/, edge/)
@@ -28,7 +29,8 @@ Sections (each header names the corpus API it defines; the parts holding them in
                   [08_sandbox, 09_pods];
     * reading  -- defensive readers of candidate outputs [10];
     * judging  -- checks, the progress-level contract and the one-JSON-object verdict
-                  [11_checks, 12_judge, 13_trial];
+                  [11_checks, 12_judge, 13_steps (candidate servers unsealed, HTTP
+                  responses), 13_trial];
     * contract -- the one reading of a judge every benchsmith reader applies: its command
                   line, its process, its verdict [14].
 """
@@ -198,11 +200,13 @@ class _Pod:
     """The supervisor: PID 1 of a sealed fixture run, following the JSON plan read on stdin.
 
     It starts the plan's services (``LISTENING <port>`` handshake, URL files), runs the
-    commands one by one (each in its own session, killed at its timeout), kills everything
-    but the services after each command, and reports on its result channel, one JSON object a
-    line: ``service`` (name, port or error), ``log`` (name, line), ``command`` (index,
-    returncode, timed_out, error) and a final ``done``. It is non-dumpable, so the commands,
-    which share its uid, cannot reach that channel through ``/proc/1/fd``.
+    commands one by one (each in its own session, killed at its timeout; the steps of
+    candidate servers through :class:`_PodSteps`), kills everything but the services and the
+    running candidate servers after each command, and reports on its result channel, one
+    JSON object a line: ``service`` (name, port or error), ``log`` (name, line), ``command``
+    (index, returncode, timed_out, error, detail), ``server`` (index of a serve step whose
+    server broke the contract later, error) and a final ``done``. It is non-dumpable, so the
+    commands, which share its uid, cannot reach that channel through ``/proc/1/fd``.
     """
 
     def __init__(self, plan: dict[str, Any], channel: int) -> None:
@@ -210,6 +214,7 @@ class _Pod:
         self.env: dict[str, str] = dict(plan["env"])
         self.null = os.open(os.devnull, os.O_RDWR)
         self.services: list[_PodService] = []
+        self.steps = _PodSteps(self)
 
     def report(self, event: str, **fields: Any) -> None:
         """Write one result line."""
@@ -224,6 +229,7 @@ class _Pod:
                 if not self.pump(self.services, time.monotonic()):
                     break
         finally:
+            self.steps.end()
             for service in self.services:
                 text = service.tail.decode("utf-8", "replace")
                 self.report("stderr", name=service.name, text=text)
@@ -288,8 +294,11 @@ class _Pod:
                 return service.problem
         return ""
 
-    def pump(self, services: list[_PodService], deadline: float, handle: int = -1) -> bool:
-        """Wait until ``deadline`` for output of ``services`` (or ``handle``); True if any came."""
+    def pump(self, services: Sequence[Any], deadline: float, handle: int = -1) -> bool:
+        """Wait until ``deadline`` for output of ``services`` (or ``handle``); True if any came.
+
+        ``services`` are fixture services or candidate servers (:class:`_CandidateServer`).
+        """
         watched = [fd for s in services for fd in s.fds()]
         timeout = max(0.0, deadline - time.monotonic())
         if not watched and handle < 0:
@@ -298,7 +307,9 @@ class _Pod:
         ready, _, _ = select.select(watched + ([handle] if handle >= 0 else []), [], [], timeout)
         for service in services:
             for fd in service.fds():
-                if fd in ready:
+                if fd in ready and isinstance(service, _CandidateServer):
+                    self.steps.read(service)
+                elif fd in ready:
                     self.read(service, fd)
         return bool(ready)
 
@@ -369,14 +380,20 @@ class _Pod:
             os.close(fd)
 
     def commands(self) -> None:
-        """Run the commands in order; after a timeout the rest are not run."""
+        """Run the commands in order (steps of candidate servers among them, see
+        :class:`_PodSteps`); after a timeout the rest are not run."""
         timed_out = False
         for index, command in enumerate(self.plan["commands"]):
+            kind = command.get("kind", "run")
             if timed_out:
+                for fd in (command["stdout_fd"], command["stderr_fd"]):
+                    os.close(int(fd))
                 self.report("command", index=index, error="not run: an earlier command timed out")
-                continue
-            code, timed_out, why = self.execute(command)
-            self.report("command", index=index, returncode=code, timed_out=timed_out, error=why)
+            elif kind != "run":
+                self.report("command", index=index, **self.steps.run(kind, index, command))
+            else:
+                code, timed_out, why = self.execute(command)
+                self.report("command", index=index, returncode=code, timed_out=timed_out, error=why)
 
     def execute(self, command: dict[str, Any]) -> tuple[int | None, bool, str]:
         """Run one command: (exit status or None, timed out, why it could not start)."""
@@ -386,7 +403,8 @@ class _Pod:
             return None, False, f"stdin: {exc}"
         fds = (stdin, int(command["stdout_fd"]), int(command["stderr_fd"]))
         memory = command.get("memory_bytes")
-        pid, why = _spawn(list(command["argv"]), command["cwd"], self.env, fds, memory)
+        env = {**self.env, **self.steps.env}  # the running candidate servers' URLs
+        pid, why = _spawn(list(command["argv"]), command["cwd"], env, fds, memory)
         for fd in {*fds} - {self.null}:
             os.close(fd)
         if pid < 0:
@@ -419,7 +437,7 @@ class _Pod:
 
     def forward(self, timeout: float, handle: int = -1) -> None:
         """Wait up to ``timeout`` for ``handle`` or service output; report the output's lines."""
-        self.pump(self.services, time.monotonic() + timeout, handle)
+        self.pump([*self.services, *self.steps.servers()], time.monotonic() + timeout, handle)
 
     def log(self, service: _PodService, line: bytes) -> None:
         """Report one log line, within the service's capture limit."""
@@ -429,7 +447,8 @@ class _Pod:
 
     def sweep(self) -> None:
         """Kill every process of the pod except PID 1 and the services' sessions."""
-        keep = {str(s.pid).encode() for s in self.services}
+        pids = [s.pid for s in self.services] + [s.pid for s in self.steps.servers()]
+        keep = {str(pid).encode() for pid in pids}
         for _ in range(3):  # a process may fork while it is being swept
             found = []
             for name in os.listdir("/proc"):  # noqa: PTH208  # see LIGHT
@@ -446,8 +465,11 @@ class _Pod:
         """Reap every exited child (orphans are ours) until ``pids`` are gone or the deadline."""
         while True:
             try:
-                while os.waitpid(-1, os.WNOHANG)[0]:
-                    pass
+                while True:
+                    pid, status = os.waitpid(-1, os.WNOHANG)
+                    if not pid:
+                        break
+                    self.steps.exits[pid] = os.waitstatus_to_exitcode(status)
             except ChildProcessError:
                 pass
             alive = [p for p in pids if _stat_of(p)[:1] not in ([], [b"Z"], [b"X"])]
@@ -1073,6 +1095,396 @@ def _pump(source: Any, target: Any, reader: _HttpReader) -> bool:
     return True
 
 
+# ---------------------------------------------------------------------------------------------
+# pod: candidate servers -- the serve, http and stop steps of a command sequence
+# ---------------------------------------------------------------------------------------------
+# A task whose candidate program is a server declares steps among its commands (task.toml
+# ``[[commands]]`` with ``serve``, ``http`` or ``stop``): PID 1 starts the candidate's server
+# in the background and awaits its one ``LISTENING <port>`` line (spec 10.4), sends it HTTP
+# requests itself (trusted code, not the candidate's), stops it with SIGTERM and, after a
+# bounded wait, SIGKILL, and stops every server still running when the pod ends. Unsealed
+# judging runs the same steps in the judge's process (:class:`_LocalSteps`); both share the
+# line contract (:class:`_ServerOutput`) and the client (:func:`http_exchange`). LIGHT too.
+
+STEP_KINDS = ("serve", "http", "stop")
+SERVER_CAPTURE_LIMIT = 1024 * 1024  # what a server prints after LISTENING, kept per step
+SERVER_END_GRACE = 2.0  # seconds a server still running at the end has after SIGTERM
+HTTP_RESPONSE_LIMIT = 1024 * 1024
+HTTP_HEADER_LIMIT = 100
+SERVER_VARIABLE_PREFIX = "BENCHSMITH_SERVER_"
+
+
+def step_kind(command: Mapping[str, Any]) -> str:
+    """``serve``, ``http`` or ``stop`` for a step of a command sequence, else ``run``."""
+    return next((kind for kind in STEP_KINDS if command.get(kind) is not None), "run")
+
+
+def server_variable(name: str) -> str:
+    """The environment variable that gives later commands a running server's base URL."""
+    return SERVER_VARIABLE_PREFIX + "".join(c if c.isalnum() else "_" for c in name.upper())
+
+
+class _ServerOutput:
+    """The standard output of a candidate server, line by line: first exactly one
+    ``LISTENING <port>`` line, then log lines (kept, at most :data:`SERVER_CAPTURE_LIMIT`).
+
+    ``problem`` says how the server broke the contract before it was listening, ``late`` how
+    it did after (a second ``LISTENING`` line).
+    """
+
+    def __init__(self) -> None:
+        self.buffer = b""
+        self.port = 0
+        self.problem = ""
+        self.late = ""
+        self.log = b""
+        self.kept = 0
+        self.closed = False
+
+    @property
+    def listening(self) -> bool:
+        return self.port > 0
+
+    def feed(self, chunk: bytes) -> bytes:
+        """Take one chunk (``b""``: end of output); the log bytes to keep."""
+        self.closed = self.closed or not chunk
+        lines = (self.buffer + chunk).split(b"\n")
+        self.buffer = lines.pop() if chunk else b""
+        if not chunk and lines and not lines[-1]:
+            lines.pop()
+        kept = b""
+        for line in lines:
+            kept += self.line(line)
+        return kept
+
+    def line(self, line: bytes) -> bytes:
+        port = _listening_port(line)
+        if not self.listening and not self.problem:
+            if port:
+                self.port = port
+            elif line.rstrip(b"\r").startswith(b"LISTENING"):
+                shown = line.decode("utf-8", "replace").strip()[:200]
+                self.problem = f"printed a malformed line {shown!r} (expected 'LISTENING <port>')"
+            else:
+                shown = line.decode("utf-8", "replace").strip()[:200]
+                self.problem = f"printed {shown!r} on standard output before 'LISTENING <port>'"
+            return b""
+        if port or line.rstrip(b"\r").startswith(b"LISTENING "):
+            self.late = self.late or "printed a second 'LISTENING <port>' line"
+        room = SERVER_CAPTURE_LIMIT - self.kept
+        kept = (line + b"\n")[: max(0, room)]
+        self.kept += len(kept)
+        return kept
+
+
+def http_exchange(
+    port: int,
+    request: Mapping[str, Any],
+    body: bytes | None,
+    timeout: float,
+) -> tuple[dict[str, Any], bytes]:
+    """Send one HTTP/1.1 request to ``127.0.0.1:port``: ``request`` has ``method``,
+    ``target`` and ``headers`` (name, value pairs) and optionally ``limit`` (response bytes
+    kept). The whole exchange ends within ``timeout`` seconds (a watchdog closes the socket).
+
+    Returns:
+        ``({"status", "reason", "headers", "truncated"}, body)``.
+
+    Raises:
+        OSError: When no complete response arrived (the message says why).
+    """
+    import http.client  # only pods and judges that send requests need it (see LIGHT)
+    import socket
+    import threading
+
+    limit = int(request.get("limit") or HTTP_RESPONSE_LIMIT)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        sock = connection.sock
+        if sock is not None:
+            try:  # noqa: SIM105  # see LIGHT
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    watchdog = threading.Timer(timeout, expire)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        connection.putrequest(str(request["method"]), str(request["target"]), skip_host=False)
+        for name, value in request.get("headers", []):
+            connection.putheader(str(name), str(value))
+        if body is not None:
+            connection.putheader("Content-Length", str(len(body)))
+        connection.endheaders(body)
+        response = connection.getresponse()
+        data = response.read(limit + 1)
+        head = {
+            "status": response.status,
+            "reason": response.reason,
+            "headers": [[k, v[:8192]] for k, v in response.getheaders()[:HTTP_HEADER_LIMIT]],
+            "truncated": len(data) > limit,
+        }
+        return head, data[:limit]
+    except (OSError, http.client.HTTPException, ValueError) as exc:
+        if expired.is_set() or isinstance(exc, TimeoutError):
+            raise OSError(f"no complete response within {timeout:g} s") from None
+        if isinstance(exc, ConnectionRefusedError):
+            raise OSError(f"connection to 127.0.0.1:{port} refused") from None
+        raise OSError(f"no valid HTTP response: {type(exc).__name__}: {exc}") from None
+    finally:
+        watchdog.cancel()
+        connection.close()
+
+
+class _CandidateServer:
+    """A candidate server PID 1 started: its serve step, pid (also its session), its
+    standard output (a pipe PID 1 reads) and the step's capture file for its log."""
+
+    def __init__(self, name: str, index: int, pid: int, stdout: int, capture: int) -> None:
+        self.name, self.index, self.pid = name, index, pid
+        self.stdout, self.capture = stdout, capture
+        self.output = _ServerOutput()
+        self.reported = False  # a late problem was reported
+
+    def fds(self) -> list[int]:
+        return [self.stdout] if self.stdout >= 0 else []
+
+
+class _PodSteps:
+    """The serve, http and stop steps of one pod (see :class:`_Pod`): the candidate servers
+    that run, by name, and the base URLs later commands see."""
+
+    def __init__(self, pod: _Pod) -> None:
+        self.pod = pod
+        self.running: dict[str, _CandidateServer] = {}
+        self.ended: dict[str, str] = {}  # name -> why it no longer runs
+        self.env: dict[str, str] = {}
+        self.exits: dict[int, int] = {}  # statuses reaped by a sweep
+
+    def servers(self) -> list[_CandidateServer]:
+        return list(self.running.values())
+
+    def run(self, kind: str, index: int, command: dict[str, Any]) -> dict[str, Any]:
+        """Run one step; the fields of its ``command`` report."""
+        fds = (int(command["stdout_fd"]), int(command["stderr_fd"]))
+        if kind == "serve":
+            return self.serve(index, command, fds)
+        for fd in fds[1:] if kind == "http" else fds:
+            os.close(fd)
+        if kind == "http":
+            return self.http(command, fds[0])
+        return self.stop(command)
+
+    def serve(self, index: int, command: dict[str, Any], fds: tuple[int, int]) -> dict[str, Any]:
+        name, timeout = str(command["serve"]), float(command["timeout"])
+        if name in self.running:
+            for fd in fds:
+                os.close(fd)
+            problem = "is already running"
+            return {**_failed(f"server {name!r} {problem}"), "detail": {"problem": problem}}
+        readable, writable = os.pipe()
+        env = {**self.pod.env, **self.env}
+        memory = command.get("memory_bytes")
+        spawn_fds = (self.pod.null, writable, fds[1])
+        pid, why = _spawn(list(command["argv"]), command["cwd"], env, spawn_fds, memory)
+        os.close(writable)
+        os.close(fds[1])
+        if pid < 0:
+            os.close(readable)
+            os.close(fds[0])
+            return _failed(why)
+        server = _CandidateServer(name, index, pid, readable, fds[0])
+        problem = self.handshake(server, time.monotonic() + timeout, timeout)
+        if problem:
+            code = self.exit_of(server)
+            deadline = time.monotonic() + (0.5 if server.output.closed else 0.0)
+            while code is None and time.monotonic() < deadline:  # closed its output: exiting
+                time.sleep(0.005)
+                code = self.exit_of(server)
+            self.finish(server, 0.0, signal.SIGKILL)
+            if code is not None and not problem.startswith("printed"):
+                problem = f"exited with status {code} before printing 'LISTENING <port>'"
+            elif not problem.startswith("printed"):
+                problem += " (it was still running, and was killed)"
+            self.ended[name] = "it did not start"
+            message = f"server {name!r} ({command.get('display', '')}) {problem}"
+            return {"returncode": code, "error": message, "detail": {"problem": problem}}
+        self.running[name] = server
+        url = f"http://127.0.0.1:{server.output.port}"
+        self.env[server_variable(name)] = url
+        if command.get("url_file"):
+            self.pod.write_url(command["url_file"], url + "\n")
+        return {"returncode": 0, "detail": {"port": server.output.port, "url": url}}
+
+    def handshake(self, server: _CandidateServer, deadline: float, timeout: float) -> str:
+        """Read the server's output until ``LISTENING <port>`` (and what came with it)."""
+        output = server.output
+        while not output.listening:
+            if output.problem:
+                return output.problem
+            if output.closed:
+                return "closed its standard output before printing 'LISTENING <port>'"
+            if time.monotonic() >= deadline or not self.pod.pump([server], deadline):
+                return f"did not print 'LISTENING <port>' within {timeout:g} s"
+        self.pod.pump([server], time.monotonic())  # a second line printed at once
+        if output.late:
+            server.reported = True
+            return output.late
+        return ""
+
+    def read(self, server: _CandidateServer) -> None:
+        """Read one chunk of a server's standard output; keep its log, note a late problem."""
+        chunk = os.read(server.stdout, 65536)
+        kept = server.output.feed(chunk)
+        if kept:
+            _write_all(server.capture, kept)
+        if not chunk:
+            os.close(server.stdout)
+            server.stdout = -1
+        if server.output.late and not server.reported and server.name in self.running:
+            server.reported = True
+            problem = server.output.late + " after it was listening"
+            self.pod.report("server", index=server.index, error=f"server {server.name!r} {problem}")
+
+    def http(self, command: dict[str, Any], capture: int) -> dict[str, Any]:
+        request = command["http"]
+        name = str(request["server"])
+        try:
+            server = self.running.get(name)
+            if server is None:
+                why = self.ended.get(name, "it was never started")
+                return _failed(f"not run: server {name!r} is not running ({why})")
+            exited = self.exit_of(server)
+            if exited is not None:
+                self.drop(server, f"it exited with status {exited}")
+                return _failed(f"server {name!r} exited with status {exited} before this request")
+            body = _request_body(request)
+            head, data = self.exchange(server.output.port, request, body, float(command["timeout"]))
+            _write_all(capture, data)
+            return {"returncode": 0, "detail": head}
+        except OSError as exc:
+            return _failed(f"{request['method']} {request['target']} to server {name!r}: {exc}")
+        finally:
+            os.close(capture)
+
+    def exchange(
+        self, port: int, request: Mapping[str, Any], body: bytes | None, timeout: float
+    ) -> tuple[dict[str, Any], bytes]:
+        """:func:`http_exchange` in a thread, while this one keeps reading what the services
+        and servers print (a server blocked on a full pipe would never answer)."""
+        import threading
+
+        box: dict[str, Any] = {}
+
+        def send() -> None:
+            try:
+                box["response"] = http_exchange(port, request, body, timeout)
+            except OSError as exc:
+                box["error"] = exc
+
+        thread = threading.Thread(target=send, daemon=True)
+        thread.start()
+        while thread.is_alive():
+            self.pod.pump([*self.pod.services, *self.servers()], time.monotonic() + 0.01)
+            thread.join(0.0)
+        if "error" in box:
+            raise box["error"]
+        response: tuple[dict[str, Any], bytes] = box["response"]
+        return response
+
+    def stop(self, command: dict[str, Any]) -> dict[str, Any]:
+        name, timeout = str(command["stop"]), float(command["timeout"])
+        server = self.running.get(name)
+        if server is None:
+            why = self.ended.get(name, "it was never started")
+            return _failed(f"not run: server {name!r} is not running ({why})")
+        exited = self.exit_of(server)
+        if exited is not None:
+            self.drop(server, f"it exited with status {exited}")
+            return _failed(f"server {name!r} had exited with status {exited} before the stop")
+        code = self.finish(server, timeout, signal.SIGTERM)
+        self.drop(server, "it was stopped")
+        if code is None:
+            return _failed(f"server {name!r} did not exit within {timeout:g} s of SIGTERM; killed")
+        return {"returncode": 0, "detail": {"exit": code}}
+
+    def drop(self, server: _CandidateServer, why: str) -> None:
+        """Forget a server that no longer runs (its group killed, its pipes closed)."""
+        self.finish(server, 0.0, signal.SIGKILL)
+        self.running.pop(server.name, None)
+        self.env.pop(server_variable(server.name), None)
+        self.ended[server.name] = why
+
+    def exit_of(self, server: _CandidateServer) -> int | None:
+        """The exit status of a server that exited already (None while it runs)."""
+        if server.pid in self.exits:
+            return self.exits[server.pid]
+        try:
+            done, status = os.waitpid(server.pid, os.WNOHANG)
+        except ChildProcessError:
+            return self.exits.get(server.pid, -1)
+        if done:
+            self.exits[server.pid] = os.waitstatus_to_exitcode(status)
+            return self.exits[server.pid]
+        return None
+
+    def finish(self, server: _CandidateServer, grace: float, signum: int) -> int | None:
+        """Send ``signum`` to the server's group, wait ``grace`` seconds for it (reading its
+        output), then SIGKILL the group; its exit status (None: killed at the deadline)."""
+        deadline = time.monotonic() + grace
+        code = self.exit_of(server)
+        if code is None:
+            try:  # noqa: SIM105  # see LIGHT
+                os.killpg(server.pid, signum)
+            except (ProcessLookupError, PermissionError):
+                pass
+        while code is None and time.monotonic() < deadline:
+            if not (
+                server.fds() and self.pod.pump([server], min(deadline, time.monotonic() + 0.05))
+            ):
+                time.sleep(0.005)
+            code = self.exit_of(server)
+        _kill(server.pid, group=True)
+        if code is None:
+            try:  # noqa: SIM105  # see LIGHT
+                os.waitpid(server.pid, 0)
+            except ChildProcessError:
+                pass
+        for _ in range(64):  # what it left in its pipe
+            if not (server.fds() and self.pod.pump([server], time.monotonic())):
+                break
+        if server.stdout >= 0:
+            os.close(server.stdout)
+            server.stdout = -1
+        if server.capture >= 0:
+            os.close(server.capture)
+            server.capture = -1
+        return code
+
+    def end(self) -> None:
+        """Stop every server still running (the pod ends)."""
+        for server in self.servers():
+            self.finish(server, SERVER_END_GRACE, signal.SIGTERM)
+            self.running.pop(server.name, None)
+
+
+def _failed(error: str) -> dict[str, Any]:
+    return {"returncode": None, "error": error}
+
+
+def _request_body(request: Mapping[str, Any]) -> bytes | None:
+    """The body of an http step: its inline text or the bytes of its file."""
+    if request.get("body_file"):
+        with open(request["body_file"], "rb") as stream:
+            return stream.read(HTTP_RESPONSE_LIMIT * 16)
+    body = request.get("body")
+    return None if body is None else str(body).encode("utf-8")
+
+
 if __name__ == "__main__" and sys.argv[1:2] == [POD_FLAG]:
     sys.exit(_pod_main())
 if __name__ == "__main__" and sys.argv[1:2] == [SERVICE_FLAG]:
@@ -1118,6 +1530,7 @@ __all__ = [
     "CheckFailed",
     "CommandResult",
     "Files",
+    "HttpResponse",
     "Judge",
     "Request",
     "Run",
@@ -2528,7 +2941,12 @@ class CommandResult:
         stdout: The first 64 KiB of standard output (decoded with replacement).
         stderr: The first 64 KiB of standard error.
         stdout_path: File holding the complete standard output (deleted with the run).
-        error: Why the command could not start, if it did not.
+        error: Why the command could not start, if it did not; for a step of a candidate
+            server (``serve``, ``http``, ``stop``), why the step failed.
+        detail: What a step reported: ``serve`` its ``port`` and ``url`` (or the
+            ``problem``), ``http`` the response's ``status``, ``reason``, ``headers`` (name,
+            value pairs) and ``truncated`` (its body is the step's standard output), ``stop``
+            the server's ``exit`` status. Empty for a plain command.
     """
 
     argv: list[str]
@@ -2538,18 +2956,18 @@ class CommandResult:
     stderr: str
     stdout_path: Path | None = None
     error: str = ""
+    detail: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        """Whether it ran to completion with exit status 0."""
-        return self.returncode == 0 and not self.timed_out
+        """Whether it ran to completion with exit status 0 (a step: whether it succeeded)."""
+        return self.returncode == 0 and not self.timed_out and not self.error
 
     def describe(self) -> str:
         """One line for notes: how the command ended."""
-        if self.error:
-            return (
-                self.error if self.error.startswith("not run") else f"could not start: {self.error}"
-            )
+        if self.error:  # a step's error (no program, or a server's problem) says it all
+            whole = self.error.startswith("not run") or not self.argv or "problem" in self.detail
+            return self.error if whole else f"could not start: {self.error}"
         if self.timed_out:
             return "timed out"
         tail = self.stderr.strip().splitlines()[-1:] if self.returncode else []
@@ -3559,6 +3977,14 @@ class PodCommand:
         stdin: File fed to standard input, relative to the fixture root.
         timeout: Seconds before its session is killed.
         memory_bytes: Address-space limit (RLIMIT_AS) of its processes; None: the pod's.
+        kind: ``run`` (a command), or a step of a candidate server: ``serve`` (start
+            ``argv`` in the background, await its ``LISTENING <port>`` line for ``timeout``
+            seconds), ``http`` (PID 1 sends a request) or ``stop`` (SIGTERM, ``timeout``
+            seconds, SIGKILL); see :class:`_PodSteps`.
+        step: A step's settings: ``serve`` (its server's name), ``url_file`` (relative to
+            the fixture root) and ``display``; ``http`` (``server``, ``method``, ``target``,
+            ``headers``, ``body`` or ``body_file``, ``limit``); ``stop`` (the name). Left
+            out of comparisons (a probe is a plain command).
     """
 
     argv: tuple[str, ...]
@@ -3566,6 +3992,8 @@ class PodCommand:
     stdin: str | None = None
     timeout: float = 60.0
     memory_bytes: int | None = None
+    kind: str = "run"
+    step: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass
@@ -3779,6 +4207,7 @@ def _reported_result(
         stderr=_head(err),
         stdout_path=out,
         error=str(event.get("error") or ""),
+        detail=dict(event.get("detail") or {}),
     )
 
 
@@ -3796,7 +4225,7 @@ def _service_plan(service: PodService, timeout: float) -> dict[str, Any]:
 
 
 def _command_plan(command: PodCommand, stdout: int, stderr: int) -> dict[str, Any]:
-    return {
+    plan: dict[str, Any] = {
         "argv": list(command.argv),
         "cwd": _inside(command.cwd),
         "stdin": _inside(command.stdin) if command.stdin else None,
@@ -3804,7 +4233,19 @@ def _command_plan(command: PodCommand, stdout: int, stderr: int) -> dict[str, An
         "memory_bytes": command.memory_bytes,
         "stdout_fd": stdout,
         "stderr_fd": stderr,
+        "kind": command.kind,
     }
+    step = dict(command.step)
+    if command.kind == "serve":
+        plan["serve"], plan["display"] = step["serve"], step.get("display", "")
+        plan["url_file"] = _inside(step["url_file"]) if step.get("url_file") else ""
+    elif command.kind == "http":
+        request = dict(step)
+        request["body_file"] = _inside(step["body_file"]) if step.get("body_file") else ""
+        plan["http"] = request
+    elif command.kind == "stop":
+        plan["stop"] = step["stop"]
+    return plan
 
 
 def _pod_events(process: subprocess.Popen[bytes], deadline: float) -> list[dict[str, Any]]:
@@ -3841,6 +4282,7 @@ def _pod_outcome(
     """Turn the pod's result lines into command results, ports, logs and an error."""
     outcome = PodOutcome([])
     reported: dict[int, Mapping[str, Any]] = {}
+    broken: dict[int, str] = {}  # serve steps whose server broke the contract later
     entries: dict[str, list[Mapping[str, Any]]] = {}
     for event in events:
         kind, name = event.get("event"), str(event.get("name", ""))
@@ -3858,6 +4300,8 @@ def _pod_outcome(
             outcome.logs.setdefault(name, []).append(str(event.get("line", "")))
         elif kind == "command":
             reported[int(event.get("index", -1))] = event
+        elif kind == "server":  # a candidate server broke the contract after its serve step
+            broken[int(event.get("index", -1))] = str(event.get("error", ""))
     outcome.requests = {name: requests_of(lines) for name, lines in entries.items()}
     late = any(e.get("event") == "deadline" for e in events)
     done = any(e.get("event") == "done" for e in events)
@@ -3871,10 +4315,21 @@ def _pod_outcome(
             outcome.results.append(CommandResult(argv, None, late, "", "", out, why.strip()))
             outcome.not_run.append(number)
             continue
-        outcome.results.append(_reported_result(argv, report, out, err))
+        result = _reported_result(argv, report, out, err)
+        if command.kind == "serve":
+            result.error = server_note(result.error or broken.get(number, ""), result.stderr)
+        outcome.results.append(result)
         if str(report.get("error") or "").startswith("not run"):
             outcome.not_run.append(number)
     return outcome
+
+
+def server_note(error: str, stderr: str) -> str:
+    """A serve step's error with the last lines of the server's standard error ("" stays)."""
+    if not error:
+        return ""
+    lines = stderr.rstrip().splitlines()[-3:]
+    return error + ("; its stderr ends: " + " | ".join(t.strip() for t in lines) if lines else "")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -4261,6 +4716,9 @@ def _describe_where(spec: Mapping[str, Any]) -> str:
 def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
     """Evaluate one declared expectation (from task.toml) against a fixture run."""
     numeric = bool(spec.get("decimal"))
+    if "response" in spec:
+        _check_response(run, spec, numeric)
+        return
     if "exit_code" in spec:
         code = run.last.returncode if run.results else None
         expect_equal(code, spec["exit_code"], "exit status of the last command")
@@ -4289,6 +4747,22 @@ def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
             )
         return
     _check_rows(run, spec, numeric)
+
+
+def _check_response(run: Run, spec: Mapping[str, Any], numeric: bool) -> None:
+    """A response expectation: the status, JSON body or text of an http step's response."""
+    response = run.response(spec["response"])
+    what = f"response of {spec['response']!r}"
+    if "status" in spec:
+        expect_equal(response.status, spec["status"], f"status of the {what}")
+    elif "equals" in spec:
+        document = response.json()
+        actual = _value_at(document, spec["path"]) if "path" in spec else document
+        at = f" {spec['path']}" if "path" in spec else ""
+        ok = _same_value(actual, spec["equals"], numeric=numeric)
+        expect(ok, f"{what}{at}: expected {_short(spec['equals'])}, got {_short(actual)}")
+    else:
+        _check_text(response.text, spec, what)
 
 
 def _check_text(text: str, spec: Mapping[str, Any], what: str) -> None:
@@ -4395,6 +4869,8 @@ class Run:
         pending: While the checks run: the declared expectations that select rows of a CSV
             output and were not evaluated yet (SDK-internal, see :func:`_csv_selection`).
         selections: The rows those expectations select, by file and ``where`` (SDK-internal).
+        steps: Each named step's index in ``results`` (task.toml ``name``; read the steps
+            with :meth:`step`, :meth:`response` and :meth:`server`).
     """
 
     fixture: str
@@ -4411,6 +4887,7 @@ class Run:
     readonly: tuple[str, ...] = ()
     pending: list[Mapping[str, Any]] = field(default_factory=list, repr=False)
     selections: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False)
+    steps: dict[str, int] = field(default_factory=dict)
 
     def derived(self, key: str, factory: Callable[[Files], T]) -> T:
         """``factory(run.source)``: a value computed from the pristine fixture alone, once.
@@ -4461,6 +4938,40 @@ class Run:
             declared = ", ".join(sorted(self.service_requests)) or "none"
             raise KeyError(f"no service {service!r} ran in this fixture (declared: {declared})")
         return list(self.service_requests[service])
+
+    def step(self, name: str) -> CommandResult:
+        """The result of the step (or command) task.toml names ``name``.
+
+        Raises:
+            KeyError: When no step of the judged stage has that name.
+        """
+        if name not in self.steps or self.steps[name] >= len(self.results):
+            named = ", ".join(sorted(self.steps)) or "none"
+            raise KeyError(f"no step {name!r} in this run (named steps: {named})")
+        return self.results[self.steps[name]]
+
+    def response(self, name: str) -> HttpResponse:
+        """The response the ``http`` step ``name`` received (see :class:`HttpResponse`).
+
+        Raises:
+            CheckFailed: When it received none (the server did not start, the connection
+                failed, no complete response came in time); the note says which.
+            KeyError: When no step has that name.
+        """
+        return response_of(self.step(name), f"step {name!r}")
+
+    def server(self, name: str) -> CommandResult:
+        """The result of the serve step ``name`` (its ``detail`` holds ``port`` and ``url``,
+        its ``error`` the note of a server that broke the ``LISTENING`` contract).
+
+        Raises:
+            CheckFailed: When the server did not start (the note says why).
+            KeyError: When no step has that name.
+        """
+        result = self.step(name)
+        if not result.ok:
+            raise CheckFailed(f"server step {name!r}: {result.describe()}")
+        return result
 
     @property
     def last(self) -> CommandResult:
@@ -5103,7 +5614,10 @@ def _pod_command(spec: Mapping[str, Any], python: str, time_scale: float) -> Pod
     """A declared command as a pod runs it (its timeout times ``time_scale``)."""
     argv = tuple(resolve_argv(spec["argv"], python))
     timeout = float(spec["timeout"]) * time_scale
-    return PodCommand(argv, spec.get("cwd", "."), spec.get("stdin"), timeout, memory_of(spec))
+    return PodCommand(
+        argv, spec.get("cwd", "."), spec.get("stdin"), timeout, memory_of(spec),
+        step_kind(spec), step_plan(spec),
+    )  # fmt: skip
 
 
 def memory_of(spec: Mapping[str, Any]) -> int | None:
@@ -5143,6 +5657,299 @@ def error_verdict(note: str) -> dict[str, Any]:
         "notes": [_clip(note)],
         "checks": [],
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# judging: steps of candidate servers -- corpus API: HttpResponse (run.response)
+# ---------------------------------------------------------------------------------------------
+# The judge's side of the serve, http and stop steps (see the pod's :class:`_PodSteps`, which
+# runs them sealed): the declared steps as pods run them, the same steps run unsealed in the
+# judge's own process (:class:`_LocalSteps`), and what authored checks read of them.
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    """The response an ``http`` step received (read it with :meth:`Run.response`).
+
+    Attributes:
+        status: The HTTP status code.
+        reason: The reason phrase.
+        headers: The header lines, (name, value) in order.
+        body: The body (at most the step's ``max_bytes``; ``truncated`` says it was cut).
+        truncated: Whether the body was longer than the step keeps.
+    """
+
+    status: int
+    reason: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    truncated: bool = False
+
+    @property
+    def text(self) -> str:
+        """The body decoded as UTF-8 (with replacement)."""
+        return self.body.decode("utf-8", "replace")
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        """The first header ``name`` (case-insensitive), else ``default``."""
+        wanted = name.lower()
+        return next((v for k, v in self.headers if k.lower() == wanted), default)
+
+    def json(self) -> Any:
+        """The body parsed as JSON.
+
+        Raises:
+            CheckFailed: When the body is not JSON.
+        """
+        try:
+            return json.loads(self.body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise CheckFailed(f"response body is not JSON ({exc}): {_short(self.text)}") from None
+
+
+def step_names(commands: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Each named step's index among ``commands`` (the judged stage's)."""
+    return {str(c["name"]): n for n, c in enumerate(commands) if c.get("name")}
+
+
+def response_of(result: CommandResult, what: str) -> HttpResponse:
+    """The response of an http step's ``result``.
+
+    Raises:
+        CheckFailed: When the step received none (the note says why).
+    """
+    if not result.ok or "status" not in result.detail:
+        raise CheckFailed(f"{what}: no response: {result.describe()}")
+    body = result.stdout.encode("utf-8")
+    if result.stdout_path is not None and result.stdout_path.is_file():
+        body = result.stdout_path.read_bytes()[:HTTP_RESPONSE_LIMIT]
+    detail = result.detail
+    return HttpResponse(
+        int(detail["status"]), str(detail.get("reason", "")),
+        tuple((str(k), str(v)) for k, v in detail.get("headers", [])), body,
+        bool(detail.get("truncated")),
+    )  # fmt: skip
+
+
+def step_plan(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A declared step's settings as :class:`PodCommand` ``step`` holds them."""
+    kind = step_kind(spec)
+    if kind == "serve":
+        return {"serve": spec["serve"], "url_file": spec.get("url_file") or "",
+                "display": spec["run"]}  # fmt: skip
+    if kind == "http":
+        request = spec["http"]
+        return {
+            "server": request["server"],
+            "method": request.get("method", "GET"),
+            "target": request.get("path", "/"),
+            "headers": [list(pair) for pair in request.get("headers", [])],
+            "body": request.get("body"),
+            "body_file": request.get("body_file") or "",
+            "limit": int(request.get("max_bytes") or HTTP_RESPONSE_LIMIT),
+        }
+    return {"stop": spec["stop"]} if kind == "stop" else {}
+
+
+class _LocalServer:
+    """A candidate server the judge started unsealed: its process, token and output."""
+
+    def __init__(self, name: str, process: subprocess.Popen[bytes], token: str) -> None:
+        self.name, self.process, self.token = name, process, token
+        self.output = _ServerOutput()
+        self.reader: threading.Thread | None = None
+        self.lock = threading.Lock()
+        self.result: CommandResult | None = None  # its serve step's, once it listens
+
+
+class _LocalSteps:
+    """The serve, http and stop steps of one unsealed fixture run, in the judge's process
+    (what :class:`_PodSteps` does in a pod); a context manager that stops every server it
+    started on exit, whatever happened."""
+
+    def __init__(self, root: Path, scratch: Path, env: Mapping[str, str] | None) -> None:
+        """``env``: variables added to the servers' environment (as :func:`produce`'s)."""
+        self.root, self.scratch, self.base = root, scratch, env
+        self.running: dict[str, _LocalServer] = {}
+        self.ended: dict[str, str] = {}
+        self.env: dict[str, str] = {}
+
+    def __enter__(self) -> _LocalSteps:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for server in list(self.running.values()):
+            self.halt(server, SERVER_END_GRACE)
+        self.running.clear()
+
+    def run(self, command: Mapping[str, Any], argv: list[str], timeout: float) -> CommandResult:
+        """Run one step (``argv``: a serve step's command line, interpreter resolved)."""
+        self.scratch.mkdir(parents=True, exist_ok=True)
+        out = _scratch_file(self.scratch, "stdout-")
+        err = _scratch_file(self.scratch, "stderr-")
+        kind = step_kind(command)
+        if kind == "serve":
+            code, error, detail = self.serve(command, argv, timeout, out, err)
+        elif kind == "http":
+            code, error, detail = self.http(command, timeout, out)
+        else:
+            code, error, detail = self.stop(str(command["stop"]), timeout)
+        result = CommandResult(argv, code, False, "", _head(err), out, error, detail)
+        result.stdout = _head(out)
+        if kind == "serve":
+            result.error = server_note(error, result.stderr)
+            if not error:
+                server = self.running[str(command["serve"])]
+                with server.lock:
+                    server.result = result
+                    _note_late(server)
+        return result
+
+    def serve(
+        self, command: Mapping[str, Any], argv: list[str], timeout: float, out: Path, err: Path
+    ) -> tuple[int | None, str, dict[str, Any]]:
+        name = str(command["serve"])
+        if name in self.running:
+            return None, f"server {name!r} is already running", {"problem": "is already running"}
+        token = run_token()
+        env = clean_env({**(self.base or {}), **self.env, RUN_TOKEN_VARIABLE: token})
+        memory = memory_of(command)
+        with open(err, "wb") as stderr:
+            try:
+                process = subprocess.Popen(
+                    argv, cwd=self.root / command.get("cwd", "."), stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE, stderr=stderr, env=env, start_new_session=True,
+                    preexec_fn=(lambda: _limit_memory(memory)) if memory else None,
+                )  # fmt: skip
+            except OSError as exc:
+                return None, str(exc), {}
+        server = _LocalServer(name, process, token)
+        problem = self.handshake(server, timeout)
+        if problem:
+            try:  # it closed its output: it is exiting
+                code = server.process.wait(timeout=0.5 if server.output.closed else 0.0)
+            except subprocess.TimeoutExpired:
+                code = None
+            self.halt(server, 0.0, signal.SIGKILL)
+            if code is not None and not problem.startswith("printed"):
+                problem = f"exited with status {code} before printing 'LISTENING <port>'"
+            elif not problem.startswith("printed"):
+                problem += " (it was still running, and was killed)"
+            self.ended[name] = "it did not start"
+            return code, f"server {name!r} ({command['run']}) {problem}", {"problem": problem}
+        server.reader = threading.Thread(target=self.follow, args=(server, out), daemon=True)
+        server.reader.start()
+        self.running[name] = server
+        url = f"http://127.0.0.1:{server.output.port}"
+        self.env[server_variable(name)] = url
+        if command.get("url_file"):
+            target = self.root / command["url_file"]
+            ensure_parent(target)
+            target.write_text(url + "\n", encoding="utf-8")
+        return 0, "", {"port": server.output.port, "url": url}
+
+    def handshake(self, server: _LocalServer, timeout: float) -> str:
+        """Read the server's output until ``LISTENING <port>``; "" then, else the problem."""
+        assert server.process.stdout is not None
+        fd, output = server.process.stdout.fileno(), server.output
+        deadline = time.monotonic() + timeout
+        while not output.listening:
+            if output.problem:
+                return output.problem
+            if output.closed:
+                return "closed its standard output before printing 'LISTENING <port>'"
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                return f"did not print 'LISTENING <port>' within {timeout:g} s"
+            output.log += output.feed(os.read(fd, 65536))
+        if select.select([fd], [], [], 0)[0]:  # a second line printed at once
+            output.log += output.feed(os.read(fd, 65536))
+        return output.late
+
+    def follow(self, server: _LocalServer, out: Path) -> None:
+        """Keep the server's log lines (a thread, until its output closes)."""
+        assert server.process.stdout is not None
+        fd = server.process.stdout.fileno()
+        with open(out, "ab") as stream:
+            stream.write(server.output.log)
+            while True:
+                chunk = os.read(fd, 65536)
+                with server.lock:
+                    stream.write(server.output.feed(chunk))
+                    stream.flush()
+                    _note_late(server)
+                if not chunk:
+                    return
+
+    def http(
+        self, command: Mapping[str, Any], timeout: float, out: Path
+    ) -> tuple[int | None, str, dict[str, Any]]:
+        request = step_plan(command)
+        name = str(request["server"])
+        server = self.running.get(name)
+        if server is None:
+            why = self.ended.get(name, "it was never started")
+            return None, f"not run: server {name!r} is not running ({why})", {}
+        code = server.process.poll()
+        if code is not None:
+            self.drop(server, f"it exited with status {code}")
+            return None, f"server {name!r} exited with status {code} before this request", {}
+        if request["body_file"]:
+            request["body_file"] = str(self.root / request["body_file"])
+        try:
+            head, data = http_exchange(server.output.port, request, _request_body(request), timeout)
+        except OSError as exc:
+            return None, f"{request['method']} {request['target']} to server {name!r}: {exc}", {}
+        out.write_bytes(data)
+        return 0, "", head
+
+    def stop(self, name: str, timeout: float) -> tuple[int | None, str, dict[str, Any]]:
+        server = self.running.get(name)
+        if server is None:
+            why = self.ended.get(name, "it was never started")
+            return None, f"not run: server {name!r} is not running ({why})", {}
+        code = server.process.poll()
+        if code is not None:
+            self.drop(server, f"it exited with status {code}")
+            return None, f"server {name!r} had exited with status {code} before the stop", {}
+        code = self.halt(server, timeout)
+        self.drop(server, "it was stopped")
+        if code is None:
+            return None, f"server {name!r} did not exit within {timeout:g} s of SIGTERM; killed", {}
+        return 0, "", {"exit": code}
+
+    def drop(self, server: _LocalServer, why: str) -> None:
+        self.halt(server, 0.0, signal.SIGKILL)
+        self.running.pop(server.name, None)
+        self.env.pop(server_variable(server.name), None)
+        self.ended[server.name] = why
+
+    def halt(self, server: _LocalServer, grace: float, signum: int = signal.SIGTERM) -> int | None:
+        """Signal the server's group, wait ``grace`` seconds, then kill the group and every
+        process carrying its token; its exit status (None: killed at the deadline)."""
+        process = server.process
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signum)
+        try:
+            code: int | None = process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            code = None
+        kill_group(process)
+        process.wait()
+        sweep(server.token, group=process.pid)
+        if server.reader is not None:
+            server.reader.join(timeout=2.0)
+        if process.stdout is not None and (server.reader is None or not server.reader.is_alive()):
+            process.stdout.close()
+        return code
+
+
+def _note_late(server: _LocalServer) -> None:
+    """Fail the serve step of a server that broke the contract once it listened."""
+    result = server.result
+    if server.output.late and result is not None and not result.error:
+        result.error = f"server {server.name!r} {server.output.late} after it was listening"
 
 
 class _Trial:
@@ -5231,6 +6038,7 @@ class _Trial:
         if fixture == "main" and not name:
             self.notes.extend(_clip(f"workspace: left out {s}") for s in skipped[:5])
         run = Run(fixture, root, Files(root), Files(pristine), readonly=readonly)
+        run.steps = step_names(self.commands)
         if self.cache is not None and self.kit is not None:  # sealed: no candidate reaches it
             run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
         if not name:
@@ -5252,6 +6060,7 @@ class _Trial:
         for rel in inputs:
             link_fixture(pristine / rel, root / rel, ["."])
         run = _kept_run(root, fixture, record, Files(pristine), readonly=inputs, replayed=True)
+        run.steps = step_names(self.commands)
         if self.cache is not None and self.kit is not None:
             run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
         self.runs[fixture] = run
@@ -5262,6 +6071,7 @@ class _Trial:
         """Every path the commands or services may write besides the editable ones: the
         declared outputs (of every stage) and each service's URL files."""
         written = [o["path"] for o in self.judge.task["outputs"]]
+        written += [c.get("url_file") or "" for c in self.judge.task["commands"]]
         for service in self.judge.task.get("services", []):
             written += [service["url_file"], *service.get("origins", {}).values()]
         return [w for w in written if w]
@@ -5315,11 +6125,16 @@ class _Trial:
                 handles.append(handle)
                 run.service_logs[service["name"]] = handle.log
                 write_url_files(run.root, service, handle)
+            steps = stack.enter_context(_LocalSteps(run.root, self.tmp / "scratch", self.env))
             for command in self.commands:
                 if run.results and run.results[-1].timed_out:  # the fixture is lost already
                     run.results.append(_not_run(command, "an earlier command timed out"))
+                elif step_kind(command) != "run":
+                    argv = resolve_argv(command["argv"], self.python)
+                    timeout = float(command["timeout"]) * self.time_scale
+                    run.results.append(steps.run(command, argv, timeout))
                 else:
-                    run.results.append(self.run_one(command, run.root))
+                    run.results.append(self.run_one(command, run.root, steps.env))
         for handle in handles:
             run.service_requests[handle.name] = handle.requests()
             run.service_stderr[handle.name] = bytes(handle.stderr).decode("utf-8", "replace")
@@ -5353,16 +6168,20 @@ class _Trial:
         """Start a declared fixture service in ``root``."""
         return start_declared_service(service, root, self.python)
 
-    def run_one(self, command: Mapping[str, Any], root: Path) -> CommandResult:
-        """Run one declared command in the fixture ``root``."""
+    def run_one(
+        self, command: Mapping[str, Any], root: Path, servers: Mapping[str, str] | None = None
+    ) -> CommandResult:
+        """Run one declared command in the fixture ``root`` (``servers``: the variables that
+        name the running candidate servers' URLs)."""
         stdin = root / command["stdin"] if command.get("stdin") else None
+        extra = {**(self.env or {}), **(servers or {})}
         return run_command(
             resolve_argv(command["argv"], self.python),
             cwd=root / command.get("cwd", "."),
             timeout=float(command["timeout"]) * self.time_scale,
             scratch=self.tmp / "scratch",
             stdin=stdin,
-            env=None if self.env is None else clean_env(self.env),
+            env=clean_env(extra) if self.env is not None or extra else None,
             memory_bytes=memory_of(command),
         )
 
@@ -5371,6 +6190,8 @@ class _Trial:
         compiles."""
         ok = True
         for command in self.commands:
+            if step_kind(command) in ("http", "stop"):  # PID 1 runs them, no program
+                continue
             problem = entry_point_problem(command["argv"], run.root / command.get("cwd", "."))
             if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))

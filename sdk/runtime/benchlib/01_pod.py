@@ -17,7 +17,8 @@ Sections (each header names the corpus API it defines; the parts holding them in
     * pod      -- PID 1 of a sealed fixture run (``python -I -S benchlib.py --pod``), and the
                   wrapper that starts fixture services inside it; first in the file so that it
                   runs before the imports the other sections need, and starts in milliseconds
-                  [01_pod, 02_pod_relay, 03_pod_entry: its entry point, then the imports];
+                  [01_pod, 02_pod_relay, 02_pod_servers (the serve, http and stop steps of
+                  candidate servers), 03_pod_entry: its entry point, then the imports];
     * files    -- deterministic writers (fixed modes, gzip mtime 0) and tree hashes [04];
     * seeding  -- tabular fixtures from declared columns, anchors, authored generators [05];
     * layout   -- materializing fixtures and workspaces (seed.py, visible/, stages/, edge/)
@@ -28,7 +29,8 @@ Sections (each header names the corpus API it defines; the parts holding them in
                   [08_sandbox, 09_pods];
     * reading  -- defensive readers of candidate outputs [10];
     * judging  -- checks, the progress-level contract and the one-JSON-object verdict
-                  [11_checks, 12_judge, 13_trial];
+                  [11_checks, 12_judge, 13_steps (candidate servers unsealed, HTTP
+                  responses), 13_trial];
     * contract -- the one reading of a judge every benchsmith reader applies: its command
                   line, its process, its verdict [14].
 """
@@ -198,11 +200,13 @@ class _Pod:
     """The supervisor: PID 1 of a sealed fixture run, following the JSON plan read on stdin.
 
     It starts the plan's services (``LISTENING <port>`` handshake, URL files), runs the
-    commands one by one (each in its own session, killed at its timeout), kills everything
-    but the services after each command, and reports on its result channel, one JSON object a
-    line: ``service`` (name, port or error), ``log`` (name, line), ``command`` (index,
-    returncode, timed_out, error) and a final ``done``. It is non-dumpable, so the commands,
-    which share its uid, cannot reach that channel through ``/proc/1/fd``.
+    commands one by one (each in its own session, killed at its timeout; the steps of
+    candidate servers through :class:`_PodSteps`), kills everything but the services and the
+    running candidate servers after each command, and reports on its result channel, one
+    JSON object a line: ``service`` (name, port or error), ``log`` (name, line), ``command``
+    (index, returncode, timed_out, error, detail), ``server`` (index of a serve step whose
+    server broke the contract later, error) and a final ``done``. It is non-dumpable, so the
+    commands, which share its uid, cannot reach that channel through ``/proc/1/fd``.
     """
 
     def __init__(self, plan: dict[str, Any], channel: int) -> None:
@@ -210,6 +214,7 @@ class _Pod:
         self.env: dict[str, str] = dict(plan["env"])
         self.null = os.open(os.devnull, os.O_RDWR)
         self.services: list[_PodService] = []
+        self.steps = _PodSteps(self)
 
     def report(self, event: str, **fields: Any) -> None:
         """Write one result line."""
@@ -224,6 +229,7 @@ class _Pod:
                 if not self.pump(self.services, time.monotonic()):
                     break
         finally:
+            self.steps.end()
             for service in self.services:
                 text = service.tail.decode("utf-8", "replace")
                 self.report("stderr", name=service.name, text=text)
@@ -288,8 +294,11 @@ class _Pod:
                 return service.problem
         return ""
 
-    def pump(self, services: list[_PodService], deadline: float, handle: int = -1) -> bool:
-        """Wait until ``deadline`` for output of ``services`` (or ``handle``); True if any came."""
+    def pump(self, services: Sequence[Any], deadline: float, handle: int = -1) -> bool:
+        """Wait until ``deadline`` for output of ``services`` (or ``handle``); True if any came.
+
+        ``services`` are fixture services or candidate servers (:class:`_CandidateServer`).
+        """
         watched = [fd for s in services for fd in s.fds()]
         timeout = max(0.0, deadline - time.monotonic())
         if not watched and handle < 0:
@@ -298,7 +307,9 @@ class _Pod:
         ready, _, _ = select.select(watched + ([handle] if handle >= 0 else []), [], [], timeout)
         for service in services:
             for fd in service.fds():
-                if fd in ready:
+                if fd in ready and isinstance(service, _CandidateServer):
+                    self.steps.read(service)
+                elif fd in ready:
                     self.read(service, fd)
         return bool(ready)
 
@@ -369,14 +380,20 @@ class _Pod:
             os.close(fd)
 
     def commands(self) -> None:
-        """Run the commands in order; after a timeout the rest are not run."""
+        """Run the commands in order (steps of candidate servers among them, see
+        :class:`_PodSteps`); after a timeout the rest are not run."""
         timed_out = False
         for index, command in enumerate(self.plan["commands"]):
+            kind = command.get("kind", "run")
             if timed_out:
+                for fd in (command["stdout_fd"], command["stderr_fd"]):
+                    os.close(int(fd))
                 self.report("command", index=index, error="not run: an earlier command timed out")
-                continue
-            code, timed_out, why = self.execute(command)
-            self.report("command", index=index, returncode=code, timed_out=timed_out, error=why)
+            elif kind != "run":
+                self.report("command", index=index, **self.steps.run(kind, index, command))
+            else:
+                code, timed_out, why = self.execute(command)
+                self.report("command", index=index, returncode=code, timed_out=timed_out, error=why)
 
     def execute(self, command: dict[str, Any]) -> tuple[int | None, bool, str]:
         """Run one command: (exit status or None, timed out, why it could not start)."""
@@ -386,7 +403,8 @@ class _Pod:
             return None, False, f"stdin: {exc}"
         fds = (stdin, int(command["stdout_fd"]), int(command["stderr_fd"]))
         memory = command.get("memory_bytes")
-        pid, why = _spawn(list(command["argv"]), command["cwd"], self.env, fds, memory)
+        env = {**self.env, **self.steps.env}  # the running candidate servers' URLs
+        pid, why = _spawn(list(command["argv"]), command["cwd"], env, fds, memory)
         for fd in {*fds} - {self.null}:
             os.close(fd)
         if pid < 0:
@@ -419,7 +437,7 @@ class _Pod:
 
     def forward(self, timeout: float, handle: int = -1) -> None:
         """Wait up to ``timeout`` for ``handle`` or service output; report the output's lines."""
-        self.pump(self.services, time.monotonic() + timeout, handle)
+        self.pump([*self.services, *self.steps.servers()], time.monotonic() + timeout, handle)
 
     def log(self, service: _PodService, line: bytes) -> None:
         """Report one log line, within the service's capture limit."""
@@ -429,7 +447,8 @@ class _Pod:
 
     def sweep(self) -> None:
         """Kill every process of the pod except PID 1 and the services' sessions."""
-        keep = {str(s.pid).encode() for s in self.services}
+        pids = [s.pid for s in self.services] + [s.pid for s in self.steps.servers()]
+        keep = {str(pid).encode() for pid in pids}
         for _ in range(3):  # a process may fork while it is being swept
             found = []
             for name in os.listdir("/proc"):  # noqa: PTH208  # see LIGHT
@@ -446,8 +465,11 @@ class _Pod:
         """Reap every exited child (orphans are ours) until ``pids`` are gone or the deadline."""
         while True:
             try:
-                while os.waitpid(-1, os.WNOHANG)[0]:
-                    pass
+                while True:
+                    pid, status = os.waitpid(-1, os.WNOHANG)
+                    if not pid:
+                        break
+                    self.steps.exits[pid] = os.waitstatus_to_exitcode(status)
             except ChildProcessError:
                 pass
             alive = [p for p in pids if _stat_of(p)[:1] not in ([], [b"Z"], [b"X"])]

@@ -43,6 +43,7 @@ __all__ = [
     "CheckFailed",
     "CommandResult",
     "Files",
+    "HttpResponse",
     "Judge",
     "Request",
     "Run",

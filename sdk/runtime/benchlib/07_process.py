@@ -34,7 +34,12 @@ class CommandResult:
         stdout: The first 64 KiB of standard output (decoded with replacement).
         stderr: The first 64 KiB of standard error.
         stdout_path: File holding the complete standard output (deleted with the run).
-        error: Why the command could not start, if it did not.
+        error: Why the command could not start, if it did not; for a step of a candidate
+            server (``serve``, ``http``, ``stop``), why the step failed.
+        detail: What a step reported: ``serve`` its ``port`` and ``url`` (or the
+            ``problem``), ``http`` the response's ``status``, ``reason``, ``headers`` (name,
+            value pairs) and ``truncated`` (its body is the step's standard output), ``stop``
+            the server's ``exit`` status. Empty for a plain command.
     """
 
     argv: list[str]
@@ -44,18 +49,18 @@ class CommandResult:
     stderr: str
     stdout_path: Path | None = None
     error: str = ""
+    detail: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        """Whether it ran to completion with exit status 0."""
-        return self.returncode == 0 and not self.timed_out
+        """Whether it ran to completion with exit status 0 (a step: whether it succeeded)."""
+        return self.returncode == 0 and not self.timed_out and not self.error
 
     def describe(self) -> str:
         """One line for notes: how the command ended."""
-        if self.error:
-            return (
-                self.error if self.error.startswith("not run") else f"could not start: {self.error}"
-            )
+        if self.error:  # a step's error (no program, or a server's problem) says it all
+            whole = self.error.startswith("not run") or not self.argv or "problem" in self.detail
+            return self.error if whole else f"could not start: {self.error}"
         if self.timed_out:
             return "timed out"
         tail = self.stderr.strip().splitlines()[-1:] if self.returncode else []

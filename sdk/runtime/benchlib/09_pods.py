@@ -35,6 +35,14 @@ class PodCommand:
         stdin: File fed to standard input, relative to the fixture root.
         timeout: Seconds before its session is killed.
         memory_bytes: Address-space limit (RLIMIT_AS) of its processes; None: the pod's.
+        kind: ``run`` (a command), or a step of a candidate server: ``serve`` (start
+            ``argv`` in the background, await its ``LISTENING <port>`` line for ``timeout``
+            seconds), ``http`` (PID 1 sends a request) or ``stop`` (SIGTERM, ``timeout``
+            seconds, SIGKILL); see :class:`_PodSteps`.
+        step: A step's settings: ``serve`` (its server's name), ``url_file`` (relative to
+            the fixture root) and ``display``; ``http`` (``server``, ``method``, ``target``,
+            ``headers``, ``body`` or ``body_file``, ``limit``); ``stop`` (the name). Left
+            out of comparisons (a probe is a plain command).
     """
 
     argv: tuple[str, ...]
@@ -42,6 +50,8 @@ class PodCommand:
     stdin: str | None = None
     timeout: float = 60.0
     memory_bytes: int | None = None
+    kind: str = "run"
+    step: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass
@@ -255,6 +265,7 @@ def _reported_result(
         stderr=_head(err),
         stdout_path=out,
         error=str(event.get("error") or ""),
+        detail=dict(event.get("detail") or {}),
     )
 
 
@@ -272,7 +283,7 @@ def _service_plan(service: PodService, timeout: float) -> dict[str, Any]:
 
 
 def _command_plan(command: PodCommand, stdout: int, stderr: int) -> dict[str, Any]:
-    return {
+    plan: dict[str, Any] = {
         "argv": list(command.argv),
         "cwd": _inside(command.cwd),
         "stdin": _inside(command.stdin) if command.stdin else None,
@@ -280,7 +291,19 @@ def _command_plan(command: PodCommand, stdout: int, stderr: int) -> dict[str, An
         "memory_bytes": command.memory_bytes,
         "stdout_fd": stdout,
         "stderr_fd": stderr,
+        "kind": command.kind,
     }
+    step = dict(command.step)
+    if command.kind == "serve":
+        plan["serve"], plan["display"] = step["serve"], step.get("display", "")
+        plan["url_file"] = _inside(step["url_file"]) if step.get("url_file") else ""
+    elif command.kind == "http":
+        request = dict(step)
+        request["body_file"] = _inside(step["body_file"]) if step.get("body_file") else ""
+        plan["http"] = request
+    elif command.kind == "stop":
+        plan["stop"] = step["stop"]
+    return plan
 
 
 def _pod_events(process: subprocess.Popen[bytes], deadline: float) -> list[dict[str, Any]]:
@@ -317,6 +340,7 @@ def _pod_outcome(
     """Turn the pod's result lines into command results, ports, logs and an error."""
     outcome = PodOutcome([])
     reported: dict[int, Mapping[str, Any]] = {}
+    broken: dict[int, str] = {}  # serve steps whose server broke the contract later
     entries: dict[str, list[Mapping[str, Any]]] = {}
     for event in events:
         kind, name = event.get("event"), str(event.get("name", ""))
@@ -334,6 +358,8 @@ def _pod_outcome(
             outcome.logs.setdefault(name, []).append(str(event.get("line", "")))
         elif kind == "command":
             reported[int(event.get("index", -1))] = event
+        elif kind == "server":  # a candidate server broke the contract after its serve step
+            broken[int(event.get("index", -1))] = str(event.get("error", ""))
     outcome.requests = {name: requests_of(lines) for name, lines in entries.items()}
     late = any(e.get("event") == "deadline" for e in events)
     done = any(e.get("event") == "done" for e in events)
@@ -347,7 +373,18 @@ def _pod_outcome(
             outcome.results.append(CommandResult(argv, None, late, "", "", out, why.strip()))
             outcome.not_run.append(number)
             continue
-        outcome.results.append(_reported_result(argv, report, out, err))
+        result = _reported_result(argv, report, out, err)
+        if command.kind == "serve":
+            result.error = server_note(result.error or broken.get(number, ""), result.stderr)
+        outcome.results.append(result)
         if str(report.get("error") or "").startswith("not run"):
             outcome.not_run.append(number)
     return outcome
+
+
+def server_note(error: str, stderr: str) -> str:
+    """A serve step's error with the last lines of the server's standard error ("" stays)."""
+    if not error:
+        return ""
+    lines = stderr.rstrip().splitlines()[-3:]
+    return error + ("; its stderr ends: " + " | ".join(t.strip() for t in lines) if lines else "")

@@ -188,6 +188,9 @@ def _describe_where(spec: Mapping[str, Any]) -> str:
 def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
     """Evaluate one declared expectation (from task.toml) against a fixture run."""
     numeric = bool(spec.get("decimal"))
+    if "response" in spec:
+        _check_response(run, spec, numeric)
+        return
     if "exit_code" in spec:
         code = run.last.returncode if run.results else None
         expect_equal(code, spec["exit_code"], "exit status of the last command")
@@ -216,6 +219,22 @@ def check_expectation(run: Run, spec: Mapping[str, Any]) -> None:
             )
         return
     _check_rows(run, spec, numeric)
+
+
+def _check_response(run: Run, spec: Mapping[str, Any], numeric: bool) -> None:
+    """A response expectation: the status, JSON body or text of an http step's response."""
+    response = run.response(spec["response"])
+    what = f"response of {spec['response']!r}"
+    if "status" in spec:
+        expect_equal(response.status, spec["status"], f"status of the {what}")
+    elif "equals" in spec:
+        document = response.json()
+        actual = _value_at(document, spec["path"]) if "path" in spec else document
+        at = f" {spec['path']}" if "path" in spec else ""
+        ok = _same_value(actual, spec["equals"], numeric=numeric)
+        expect(ok, f"{what}{at}: expected {_short(spec['equals'])}, got {_short(actual)}")
+    else:
+        _check_text(response.text, spec, what)
 
 
 def _check_text(text: str, spec: Mapping[str, Any], what: str) -> None:
@@ -322,6 +341,8 @@ class Run:
         pending: While the checks run: the declared expectations that select rows of a CSV
             output and were not evaluated yet (SDK-internal, see :func:`_csv_selection`).
         selections: The rows those expectations select, by file and ``where`` (SDK-internal).
+        steps: Each named step's index in ``results`` (task.toml ``name``; read the steps
+            with :meth:`step`, :meth:`response` and :meth:`server`).
     """
 
     fixture: str
@@ -338,6 +359,7 @@ class Run:
     readonly: tuple[str, ...] = ()
     pending: list[Mapping[str, Any]] = field(default_factory=list, repr=False)
     selections: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False)
+    steps: dict[str, int] = field(default_factory=dict)
 
     def derived(self, key: str, factory: Callable[[Files], T]) -> T:
         """``factory(run.source)``: a value computed from the pristine fixture alone, once.
@@ -388,6 +410,40 @@ class Run:
             declared = ", ".join(sorted(self.service_requests)) or "none"
             raise KeyError(f"no service {service!r} ran in this fixture (declared: {declared})")
         return list(self.service_requests[service])
+
+    def step(self, name: str) -> CommandResult:
+        """The result of the step (or command) task.toml names ``name``.
+
+        Raises:
+            KeyError: When no step of the judged stage has that name.
+        """
+        if name not in self.steps or self.steps[name] >= len(self.results):
+            named = ", ".join(sorted(self.steps)) or "none"
+            raise KeyError(f"no step {name!r} in this run (named steps: {named})")
+        return self.results[self.steps[name]]
+
+    def response(self, name: str) -> HttpResponse:
+        """The response the ``http`` step ``name`` received (see :class:`HttpResponse`).
+
+        Raises:
+            CheckFailed: When it received none (the server did not start, the connection
+                failed, no complete response came in time); the note says which.
+            KeyError: When no step has that name.
+        """
+        return response_of(self.step(name), f"step {name!r}")
+
+    def server(self, name: str) -> CommandResult:
+        """The result of the serve step ``name`` (its ``detail`` holds ``port`` and ``url``,
+        its ``error`` the note of a server that broke the ``LISTENING`` contract).
+
+        Raises:
+            CheckFailed: When the server did not start (the note says why).
+            KeyError: When no step has that name.
+        """
+        result = self.step(name)
+        if not result.ok:
+            raise CheckFailed(f"server step {name!r}: {result.describe()}")
+        return result
 
     @property
     def last(self) -> CommandResult:

@@ -427,7 +427,10 @@ def _pod_command(spec: Mapping[str, Any], python: str, time_scale: float) -> Pod
     """A declared command as a pod runs it (its timeout times ``time_scale``)."""
     argv = tuple(resolve_argv(spec["argv"], python))
     timeout = float(spec["timeout"]) * time_scale
-    return PodCommand(argv, spec.get("cwd", "."), spec.get("stdin"), timeout, memory_of(spec))
+    return PodCommand(
+        argv, spec.get("cwd", "."), spec.get("stdin"), timeout, memory_of(spec),
+        step_kind(spec), step_plan(spec),
+    )  # fmt: skip
 
 
 def memory_of(spec: Mapping[str, Any]) -> int | None:

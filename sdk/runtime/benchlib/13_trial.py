@@ -84,6 +84,7 @@ class _Trial:
         if fixture == "main" and not name:
             self.notes.extend(_clip(f"workspace: left out {s}") for s in skipped[:5])
         run = Run(fixture, root, Files(root), Files(pristine), readonly=readonly)
+        run.steps = step_names(self.commands)
         if self.cache is not None and self.kit is not None:  # sealed: no candidate reaches it
             run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
         if not name:
@@ -105,6 +106,7 @@ class _Trial:
         for rel in inputs:
             link_fixture(pristine / rel, root / rel, ["."])
         run = _kept_run(root, fixture, record, Files(pristine), readonly=inputs, replayed=True)
+        run.steps = step_names(self.commands)
         if self.cache is not None and self.kit is not None:
             run.derived_cache = self.cache / DERIVED_FOLDER / pristine.name
         self.runs[fixture] = run
@@ -115,6 +117,7 @@ class _Trial:
         """Every path the commands or services may write besides the editable ones: the
         declared outputs (of every stage) and each service's URL files."""
         written = [o["path"] for o in self.judge.task["outputs"]]
+        written += [c.get("url_file") or "" for c in self.judge.task["commands"]]
         for service in self.judge.task.get("services", []):
             written += [service["url_file"], *service.get("origins", {}).values()]
         return [w for w in written if w]
@@ -168,11 +171,16 @@ class _Trial:
                 handles.append(handle)
                 run.service_logs[service["name"]] = handle.log
                 write_url_files(run.root, service, handle)
+            steps = stack.enter_context(_LocalSteps(run.root, self.tmp / "scratch", self.env))
             for command in self.commands:
                 if run.results and run.results[-1].timed_out:  # the fixture is lost already
                     run.results.append(_not_run(command, "an earlier command timed out"))
+                elif step_kind(command) != "run":
+                    argv = resolve_argv(command["argv"], self.python)
+                    timeout = float(command["timeout"]) * self.time_scale
+                    run.results.append(steps.run(command, argv, timeout))
                 else:
-                    run.results.append(self.run_one(command, run.root))
+                    run.results.append(self.run_one(command, run.root, steps.env))
         for handle in handles:
             run.service_requests[handle.name] = handle.requests()
             run.service_stderr[handle.name] = bytes(handle.stderr).decode("utf-8", "replace")
@@ -206,16 +214,20 @@ class _Trial:
         """Start a declared fixture service in ``root``."""
         return start_declared_service(service, root, self.python)
 
-    def run_one(self, command: Mapping[str, Any], root: Path) -> CommandResult:
-        """Run one declared command in the fixture ``root``."""
+    def run_one(
+        self, command: Mapping[str, Any], root: Path, servers: Mapping[str, str] | None = None
+    ) -> CommandResult:
+        """Run one declared command in the fixture ``root`` (``servers``: the variables that
+        name the running candidate servers' URLs)."""
         stdin = root / command["stdin"] if command.get("stdin") else None
+        extra = {**(self.env or {}), **(servers or {})}
         return run_command(
             resolve_argv(command["argv"], self.python),
             cwd=root / command.get("cwd", "."),
             timeout=float(command["timeout"]) * self.time_scale,
             scratch=self.tmp / "scratch",
             stdin=stdin,
-            env=None if self.env is None else clean_env(self.env),
+            env=clean_env(extra) if self.env is not None or extra else None,
             memory_bytes=memory_of(command),
         )
 
@@ -224,6 +236,8 @@ class _Trial:
         compiles."""
         ok = True
         for command in self.commands:
+            if step_kind(command) in ("http", "stop"):  # PID 1 runs them, no program
+                continue
             problem = entry_point_problem(command["argv"], run.root / command.get("cwd", "."))
             if problem:
                 self.notes.append(_clip(f"level 1: {command['run']}: {problem}"))
