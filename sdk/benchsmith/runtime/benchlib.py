@@ -1044,10 +1044,11 @@ class _RelayedHttp:
         """Flag a response whose body holds an absolute link to the service's own port (which
         refuses every connection its origins do not relay): ``private_link`` on its request.
         ``chunk`` is the next piece of the body being read."""
-        text, self.tail = self.tail + chunk, (self.tail + chunk)[-32:]
         seq = self.answering
         if not self.needles or not seq or self.flagged == seq:
             return
+        text = self.tail + chunk
+        self.tail = text[-32:]
         for needle in self.needles:
             start = text.find(needle)
             while start >= 0:
@@ -1354,14 +1355,9 @@ class _PodSteps:
         request = command["http"]
         name = str(request["server"])
         try:
-            server = self.running.get(name)
+            server, problem = self.live(name, "before this request")
             if server is None:
-                why = self.ended.get(name, "it was never started")
-                return _failed(f"not run: server {name!r} is not running ({why})")
-            exited = self.exit_of(server)
-            if exited is not None:
-                self.drop(server, f"it exited with status {exited}")
-                return _failed(f"server {name!r} exited with status {exited} before this request")
+                return _failed(problem)
             body = _request_body(request)
             head, data = self.exchange(server.output.port, request, body, float(command["timeout"]))
             _write_all(capture, data)
@@ -1398,19 +1394,26 @@ class _PodSteps:
 
     def stop(self, command: dict[str, Any]) -> dict[str, Any]:
         name, timeout = str(command["stop"]), float(command["timeout"])
-        server = self.running.get(name)
+        server, problem = self.live(name, "before the stop")
         if server is None:
-            why = self.ended.get(name, "it was never started")
-            return _failed(f"not run: server {name!r} is not running ({why})")
-        exited = self.exit_of(server)
-        if exited is not None:
-            self.drop(server, f"it exited with status {exited}")
-            return _failed(f"server {name!r} had exited with status {exited} before the stop")
+            return _failed(problem)
         code = self.finish(server, timeout, signal.SIGTERM)
         self.drop(server, "it was stopped")
         if code is None:
             return _failed(f"server {name!r} did not exit within {timeout:g} s of SIGTERM; killed")
         return {"returncode": 0, "detail": {"exit": code}}
+
+    def live(self, name: str, when: str) -> tuple[_CandidateServer | None, str]:
+        """The running server ``name``, or None and why the step (``when``) cannot use it."""
+        server = self.running.get(name)
+        if server is None:
+            why = self.ended.get(name, "it was never started")
+            return None, f"not run: server {name!r} is not running ({why})"
+        exited = self.exit_of(server)
+        if exited is not None:
+            self.drop(server, f"it exited with status {exited}")
+            return None, f"server {name!r} exited with status {exited} {when}"
+        return server, ""
 
     def drop(self, server: _CandidateServer, why: str) -> None:
         """Forget a server that no longer runs (its group killed, its pipes closed)."""
@@ -5886,14 +5889,9 @@ class _LocalSteps:
     ) -> tuple[int | None, str, dict[str, Any]]:
         request = step_plan(command)
         name = str(request["server"])
-        server = self.running.get(name)
+        server, problem = self.live(name, "before this request")
         if server is None:
-            why = self.ended.get(name, "it was never started")
-            return None, f"not run: server {name!r} is not running ({why})", {}
-        code = server.process.poll()
-        if code is not None:
-            self.drop(server, f"it exited with status {code}")
-            return None, f"server {name!r} exited with status {code} before this request", {}
+            return None, problem, {}
         if request["body_file"]:
             request["body_file"] = str(self.root / request["body_file"])
         try:
@@ -5904,19 +5902,26 @@ class _LocalSteps:
         return 0, "", head
 
     def stop(self, name: str, timeout: float) -> tuple[int | None, str, dict[str, Any]]:
-        server = self.running.get(name)
+        server, problem = self.live(name, "before the stop")
         if server is None:
-            why = self.ended.get(name, "it was never started")
-            return None, f"not run: server {name!r} is not running ({why})", {}
-        code = server.process.poll()
-        if code is not None:
-            self.drop(server, f"it exited with status {code}")
-            return None, f"server {name!r} had exited with status {code} before the stop", {}
+            return None, problem, {}
         code = self.halt(server, timeout)
         self.drop(server, "it was stopped")
         if code is None:
             return None, f"server {name!r} did not exit within {timeout:g} s of SIGTERM; killed", {}
         return 0, "", {"exit": code}
+
+    def live(self, name: str, when: str) -> tuple[_LocalServer | None, str]:
+        """The running server ``name``, or None and why the step (``when``) cannot use it."""
+        server = self.running.get(name)
+        if server is None:
+            why = self.ended.get(name, "it was never started")
+            return None, f"not run: server {name!r} is not running ({why})"
+        code = server.process.poll()
+        if code is not None:
+            self.drop(server, f"it exited with status {code}")
+            return None, f"server {name!r} exited with status {code} {when}"
+        return server, ""
 
     def drop(self, server: _LocalServer, why: str) -> None:
         self.halt(server, 0.0, signal.SIGKILL)

@@ -448,10 +448,11 @@ class _RelayedHttp:
         """Flag a response whose body holds an absolute link to the service's own port (which
         refuses every connection its origins do not relay): ``private_link`` on its request.
         ``chunk`` is the next piece of the body being read."""
-        text, self.tail = self.tail + chunk, (self.tail + chunk)[-32:]
         seq = self.answering
         if not self.needles or not seq or self.flagged == seq:
             return
+        text = self.tail + chunk
+        self.tail = text[-32:]
         for needle in self.needles:
             start = text.find(needle)
             while start >= 0:

@@ -257,14 +257,9 @@ class _PodSteps:
         request = command["http"]
         name = str(request["server"])
         try:
-            server = self.running.get(name)
+            server, problem = self.live(name, "before this request")
             if server is None:
-                why = self.ended.get(name, "it was never started")
-                return _failed(f"not run: server {name!r} is not running ({why})")
-            exited = self.exit_of(server)
-            if exited is not None:
-                self.drop(server, f"it exited with status {exited}")
-                return _failed(f"server {name!r} exited with status {exited} before this request")
+                return _failed(problem)
             body = _request_body(request)
             head, data = self.exchange(server.output.port, request, body, float(command["timeout"]))
             _write_all(capture, data)
@@ -301,19 +296,26 @@ class _PodSteps:
 
     def stop(self, command: dict[str, Any]) -> dict[str, Any]:
         name, timeout = str(command["stop"]), float(command["timeout"])
-        server = self.running.get(name)
+        server, problem = self.live(name, "before the stop")
         if server is None:
-            why = self.ended.get(name, "it was never started")
-            return _failed(f"not run: server {name!r} is not running ({why})")
-        exited = self.exit_of(server)
-        if exited is not None:
-            self.drop(server, f"it exited with status {exited}")
-            return _failed(f"server {name!r} had exited with status {exited} before the stop")
+            return _failed(problem)
         code = self.finish(server, timeout, signal.SIGTERM)
         self.drop(server, "it was stopped")
         if code is None:
             return _failed(f"server {name!r} did not exit within {timeout:g} s of SIGTERM; killed")
         return {"returncode": 0, "detail": {"exit": code}}
+
+    def live(self, name: str, when: str) -> tuple[_CandidateServer | None, str]:
+        """The running server ``name``, or None and why the step (``when``) cannot use it."""
+        server = self.running.get(name)
+        if server is None:
+            why = self.ended.get(name, "it was never started")
+            return None, f"not run: server {name!r} is not running ({why})"
+        exited = self.exit_of(server)
+        if exited is not None:
+            self.drop(server, f"it exited with status {exited}")
+            return None, f"server {name!r} exited with status {exited} {when}"
+        return server, ""
 
     def drop(self, server: _CandidateServer, why: str) -> None:
         """Forget a server that no longer runs (its group killed, its pipes closed)."""

@@ -225,14 +225,9 @@ class _LocalSteps:
     ) -> tuple[int | None, str, dict[str, Any]]:
         request = step_plan(command)
         name = str(request["server"])
-        server = self.running.get(name)
+        server, problem = self.live(name, "before this request")
         if server is None:
-            why = self.ended.get(name, "it was never started")
-            return None, f"not run: server {name!r} is not running ({why})", {}
-        code = server.process.poll()
-        if code is not None:
-            self.drop(server, f"it exited with status {code}")
-            return None, f"server {name!r} exited with status {code} before this request", {}
+            return None, problem, {}
         if request["body_file"]:
             request["body_file"] = str(self.root / request["body_file"])
         try:
@@ -243,19 +238,26 @@ class _LocalSteps:
         return 0, "", head
 
     def stop(self, name: str, timeout: float) -> tuple[int | None, str, dict[str, Any]]:
-        server = self.running.get(name)
+        server, problem = self.live(name, "before the stop")
         if server is None:
-            why = self.ended.get(name, "it was never started")
-            return None, f"not run: server {name!r} is not running ({why})", {}
-        code = server.process.poll()
-        if code is not None:
-            self.drop(server, f"it exited with status {code}")
-            return None, f"server {name!r} had exited with status {code} before the stop", {}
+            return None, problem, {}
         code = self.halt(server, timeout)
         self.drop(server, "it was stopped")
         if code is None:
             return None, f"server {name!r} did not exit within {timeout:g} s of SIGTERM; killed", {}
         return 0, "", {"exit": code}
+
+    def live(self, name: str, when: str) -> tuple[_LocalServer | None, str]:
+        """The running server ``name``, or None and why the step (``when``) cannot use it."""
+        server = self.running.get(name)
+        if server is None:
+            why = self.ended.get(name, "it was never started")
+            return None, f"not run: server {name!r} is not running ({why})"
+        code = server.process.poll()
+        if code is not None:
+            self.drop(server, f"it exited with status {code}")
+            return None, f"server {name!r} exited with status {code} {when}"
+        return server, ""
 
     def drop(self, server: _LocalServer, why: str) -> None:
         self.halt(server, 0.0, signal.SIGKILL)
