@@ -8,6 +8,7 @@ builds the frozen :class:`~benchsmith.dsl.model.TaskSpec`. Every problem is a lo
 from __future__ import annotations
 
 import ast
+import collections
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -427,15 +428,8 @@ def _majority_fields(records: Sequence[Mapping[str, Any]]) -> list[str]:
     """The fields of explicit records without columns: those most records share (the first
     such record's order on a tie), so a typo in one record -- the first one included -- is
     blamed on that record rather than on all the others."""
-    shapes: list[tuple[str, ...]] = [tuple(r) for r in records]
-    if not shapes:
-        return []
-
-    def rank(shape: tuple[str, ...]) -> tuple[int, int]:
-        return shapes.count(shape), -shapes.index(shape)
-
-    best: tuple[str, ...] = max(shapes, key=rank)
-    return list(best)
+    counts = collections.Counter(tuple(r) for r in records)  # most_common: ties in first order
+    return list(counts.most_common(1)[0][0]) if counts else []
 
 
 def _check_record(
