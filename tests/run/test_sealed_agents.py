@@ -12,6 +12,7 @@ import pytest
 
 from benchsmith.runtime import benchlib
 from tests.run.conftest import SINGLE, batch
+from tests.run.test_runner import SERVER, SERVICE_TASK
 
 HOSTILE = r"""
 import json, os, subprocess, sys
@@ -157,12 +158,8 @@ def test_a_sealed_agent_finds_no_corpus_and_no_run_anywhere_on_the_host(
         assert record["agent_binds"] == [str(shown)]
 
 
-PROBING_SERVER = r"""
-import argparse, http.server, json, os
-parser = argparse.ArgumentParser()
-parser.add_argument("--port", type=int, default=0)
-port = parser.parse_args().port
-PROBES = json.loads(os.environ.get("PROBES") or "null") or __PROBES__
+PROBES = r"""
+PROBES = __PROBES__
 def writable(path):
     try:
         with open(path, "a"):
@@ -174,19 +171,12 @@ seen = {
     "visible": {p: os.path.exists(p) for p in PROBES},
     "writes_cwd": writable("service-was-here.txt"),
 }
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        body = json.dumps(seen).encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *args):
-        pass
-server = http.server.HTTPServer(("127.0.0.1", port), Handler)
-print(f"LISTENING {server.server_address[1]}", flush=True)
-server.serve_forever()
 """
+PROBING_SERVER = SERVER.replace("class Handler", PROBES.lstrip() + "class Handler").replace(
+    'json.dumps({"pid": os.getpid()})', "json.dumps(seen)"
+)
+"""test_runner's price service, answering with what it saw of its sandbox instead of its pid."""
+
 
 ASKING_AGENT = r"""
 import json, os, urllib.request
@@ -206,7 +196,6 @@ def test_a_fixture_service_beside_a_sealed_agent_is_sealed_too(
     workspace as its folder; the task folder, the corpus and the runs folder do not exist
     for it. The agent still reaches it on the loopback."""
     from benchsmith.building import build
-    from tests.run.test_runner import SERVICE_TASK
 
     host = Path(tempfile.mkdtemp(prefix="benchsmith-host-", dir="/var/tmp"))
     try:
